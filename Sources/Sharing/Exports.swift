@@ -1,0 +1,3 @@
+@_exported public import SharingCore
+@_exported public import SharingDependencies
+@_exported public import SharingPersistence

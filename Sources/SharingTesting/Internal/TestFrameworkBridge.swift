@@ -1,0 +1,77 @@
+public import SharingDependencies
+import Synchronization
+import Testing
+import XCTest
+
+/// Connects the dependency system to Swift Testing and XCTest.
+///
+/// Production modules find this type by name at run time (see `TestFrameworkBridgeProtocol`),
+/// so they never link a test framework themselves.
+public final class _TestFrameworkBridge: TestFrameworkBridgeProtocol {
+  package static let shared: any TestFrameworkBridgeProtocol = _TestFrameworkBridge()
+
+  private let xctest = XCTestRunObserver()
+
+  private init() {
+    XCTestObservationCenter.shared.addTestObserver(xctest)
+  }
+
+  package var currentTestID: (any Hashable & Sendable)? {
+    if let test = Test.current { return test.id }
+    return xctest.currentTestID
+  }
+
+  package func recordIssue(
+    _ message: String,
+    fileID: StaticString,
+    filePath: StaticString,
+    line: UInt,
+    column: UInt
+  ) -> Bool {
+    if Test.current != nil {
+      Issue.record(
+        Comment(rawValue: message),
+        sourceLocation: SourceLocation(
+          fileID: "\(fileID)",
+          filePath: "\(filePath)",
+          line: Int(line),
+          column: Int(column)
+        )
+      )
+      return true
+    }
+    guard xctest.isRunningTest else { return false }
+    XCTFail(message, file: filePath, line: line)
+    return true
+  }
+}
+
+/// Follows XCTest's test cases, which run one at a time, to give each its own identity.
+private final class XCTestRunObserver: NSObject, XCTestObservation, Sendable {
+  private struct State {
+    var generation = 0
+    var isRunningTest = true
+  }
+
+  private let state = Mutex(State())
+
+  var currentTestID: String {
+    state.withLock { "xctest-\($0.generation)" }
+  }
+
+  var isRunningTest: Bool { state.withLock(\.isRunningTest) }
+
+  func testCaseWillStart(_ testCase: XCTestCase) {
+    state.withLock {
+      $0.generation += 1
+      $0.isRunningTest = true
+    }
+  }
+
+  func testCaseDidFinish(_ testCase: XCTestCase) {
+    state.withLock {
+      $0.generation += 1
+      $0.isRunningTest = false
+    }
+  }
+}
