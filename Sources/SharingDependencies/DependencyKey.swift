@@ -41,6 +41,9 @@ public protocol TestDependencyKey<Value> {
 /// > Important: A key that does not provide ``TestDependencyKey/testValue`` reports an issue
 /// > the first time it is read in a test, then falls back to its preview (or live) value.
 public protocol DependencyKey<Value>: TestDependencyKey {
+  /// The type of value the key resolves to.
+  associatedtype Value = Self
+
   /// The value used when the program runs for real (``DependencyContext/live``).
   static var liveValue: Value { get }
 

@@ -1,0 +1,42 @@
+import SharingDependencies
+import Testing
+
+@Suite struct DependencyTests {
+  @Test func keyPathAndTypeFormsReadTheSameValue() {
+    let model = GreeterModel()
+    #expect(model.greeting == "test")
+    #expect(model.greetingByType == "test")
+  }
+
+  @Test func objectCreatedInsideWithDependenciesKeepsItsOverrides() {
+    let model = withDependencies {
+      $0.greeting = "remembered"
+    } operation: {
+      GreeterModel()
+    }
+    #expect(model.greeting == "remembered")
+    #expect(model.greetingByType == "remembered")
+  }
+
+  @Test func overridesWhereTheValueIsReadTakePrecedence() {
+    let model = withDependencies {
+      $0.greeting = "at creation"
+    } operation: {
+      GreeterModel()
+    }
+    withDependencies {
+      $0.greeting = "at read"
+    } operation: {
+      #expect(model.greeting == "at read")
+    }
+  }
+
+  @Test func valueIsResolvedWhenReadNotWhenCreated() {
+    let model = GreeterModel()
+    withDependencies {
+      $0.greeting = "later"
+    } operation: {
+      #expect(model.greeting == "later")
+    }
+  }
+}
