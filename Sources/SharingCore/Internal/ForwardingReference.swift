@@ -1,0 +1,79 @@
+/// A reference that views another reference through a projection.
+///
+/// Derived references (``KeyPathReference``, ``UnwrappedReference``, …) and the handles of
+/// keyed shared values forward observation and persistence to their base.
+class ForwardingReference<Base, Value>: SharedReference<Value>, @unchecked Sendable {
+  // NB: Unchecked: the base is immutable and 'Sendable'; subclasses guard their own state.
+  let base: SharedReference<Base>
+
+  init(base: SharedReference<Base>) {
+    self.base = base
+  }
+
+  override final func addObserver(_ onChange: @escaping @Sendable () -> Void) -> ObserverToken {
+    base.resolved.addObserver(onChange)
+  }
+
+  override final var persistenceSource: (any PersistenceSource)? {
+    base.resolved.persistenceSource
+  }
+}
+
+/// The reference a keyed ``Shared`` holds: it forwards to the key's shared root, and can
+/// be redirected without affecting other holders of the key.
+final class HandleReference<Value>: ForwardingReference<Value, Value>, @unchecked Sendable {
+  override func read() -> Value { base.read() }
+
+  override func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
+    try base.withLock(body)
+  }
+
+  override var description: String { base.description }
+}
+
+/// A writable view of a part of another reference's value.
+final class KeyPathReference<Base, Value>: ForwardingReference<Base, Value>, @unchecked Sendable {
+  // NB: Unchecked: key paths without captured arguments are immutable.
+  private let keyPath: WritableKeyPath<Base, Value>
+
+  init(base: SharedReference<Base>, keyPath: WritableKeyPath<Base, Value>) {
+    self.keyPath = keyPath
+    super.init(base: base)
+  }
+
+  override func read() -> Value { base.resolved.read()[keyPath: keyPath] }
+
+  override func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
+    try base.resolved.withLock { (value: inout Base) throws(E) -> R in
+      try body(&value[keyPath: keyPath])
+    }
+  }
+
+  override var description: String { "\(base.description)[dynamicMember: \(keyPath)]" }
+}
+
+/// A read-only view of a part, or a computed transformation, of another reference's value.
+final class ReadOnlyReference<Base, Value>: ForwardingReference<Base, Value>,
+  @unchecked Sendable
+{
+  // NB: Unchecked: the transform only captures immutable values (a key path or a
+  //     user closure that the public API requires to be `@Sendable`).
+  private let transform: (Base) -> Value
+  private let name: String
+
+  init(base: SharedReference<Base>, name: String, transform: @escaping (Base) -> Value) {
+    self.transform = transform
+    self.name = name
+    super.init(base: base)
+  }
+
+  override func read() -> Value { transform(base.resolved.read()) }
+
+  override func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
+    // NB: Unreachable from the public API, which only reads through this reference.
+    var value = read()
+    return try body(&value)
+  }
+
+  override var description: String { "\(base.description).\(name)" }
+}

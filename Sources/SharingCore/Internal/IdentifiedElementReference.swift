@@ -1,0 +1,99 @@
+/// A view of the element with a given identity in a shared collection, used by
+/// `Array($collection)`.
+///
+/// The element is found by identity, so the view follows it when the collection is
+/// reordered. Once the element is removed, reads return its last value and writes are
+/// dropped.
+final class IdentifiedElementReference<Base: MutableCollection>: ForwardingReference<
+  Base, Base.Element
+>, @unchecked Sendable
+where Base.Element: Identifiable {
+  // NB: Unchecked: 'cache' is guarded by its mutex; the identity is immutable.
+  private let id: Base.Element.ID
+  private let cache: LockedBox<Cache>
+
+  private struct Cache {
+    var element: Base.Element
+    var index: Base.Index?
+  }
+
+  init(base: SharedReference<Base>, element: Base.Element, index: Base.Index) {
+    self.id = element.id
+    self.cache = LockedBox(Cache(element: element, index: index))
+    super.init(base: base)
+  }
+
+  override func read() -> Base.Element {
+    let collection = base.resolved.read()
+    guard let index = index(in: collection) else { return cache.withLock { $0.element } }
+    let element = collection[index]
+    cache.withLock { $0 = Cache(element: element, index: index) }
+    return element
+  }
+
+  override func withLock<R, E: Error>(
+    _ body: (inout Base.Element) throws(E) -> R
+  ) throws(E) -> R {
+    try base.resolved.withLock { (collection: inout Base) throws(E) -> R in
+      guard let index = index(in: collection) else {
+        var detached = cache.withLock { $0.element }
+        return try body(&detached)
+      }
+      defer { cache.withLock { $0 = Cache(element: collection[index], index: index) } }
+      return try body(&collection[index])
+    }
+  }
+
+  /// The element's index, trying the last known index first.
+  private func index(in collection: Base) -> Base.Index? {
+    if let hint = cache.withLock({ $0.index }),
+      collection.indices.contains(hint),
+      collection[hint].id == id
+    {
+      return hint
+    }
+    return collection.firstIndex { $0.id == id }
+  }
+
+  override var description: String { "\(base.description)[id: \(id)]" }
+}
+
+/// A view of the optional element with a given identity in a shared collection, made by
+/// ``Shared/subscript(id:)``. Writing `nil` removes the element; writing a value replaces
+/// it, or appends it when absent.
+final class IdentifiedOptionalElementReference<
+  Base: MutableCollection & RangeReplaceableCollection
+>: ForwardingReference<Base, Base.Element?>, @unchecked Sendable
+where Base.Element: Identifiable {
+  // NB: Unchecked: the identity is immutable.
+  private let id: Base.Element.ID
+
+  init(base: SharedReference<Base>, id: Base.Element.ID) {
+    self.id = id
+    super.init(base: base)
+  }
+
+  override func read() -> Base.Element? {
+    base.resolved.read().first { $0.id == id }
+  }
+
+  override func withLock<R, E: Error>(
+    _ body: (inout Base.Element?) throws(E) -> R
+  ) throws(E) -> R {
+    try base.resolved.withLock { (collection: inout Base) throws(E) -> R in
+      let index = collection.firstIndex { $0.id == id }
+      var element = index.map { collection[$0] }
+      defer {
+        switch (index, element) {
+        case (let index?, let element?): collection[index] = element
+        case (let index?, nil): collection.remove(at: index)
+        case (nil, let element?): collection.append(element)
+        case (nil, nil): break
+        }
+      }
+      return try body(&element)
+    }
+  }
+
+  override var description: String { "\(base.description)[id: \(id)]" }
+}

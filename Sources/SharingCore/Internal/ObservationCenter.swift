@@ -1,0 +1,58 @@
+import Observation
+import Synchronization
+
+/// Connects a root reference to Swift Observation and to change observers.
+///
+/// A root creates its center the first time it is read: an observer can only register
+/// through a read, so writes to a value nobody has read skip observation entirely.
+final class ObservationCenter: Observable, Sendable {
+  private let registrar = ObservationRegistrar()
+  // NB: Stored, not spelled as a literal at each call: passing a stored key path avoids a
+  //     retain and release of the key path on every read.
+  private let valueKeyPath: any KeyPath<ObservationCenter, Void> & Sendable = \.value
+  private let statusKeyPath: any KeyPath<ObservationCenter, Void> & Sendable = \.status
+  private let observers = Mutex<Observers>(Observers())
+  private let observerCount = Atomic<Int>(0)
+
+  private struct Observers {
+    var nextID = 0
+    var callbacks: [Int: @Sendable () -> Void] = [:]
+  }
+
+  /// Stand-ins for the observed properties: observation only needs their key paths.
+  var value: Void { () }
+  var status: Void { () }
+
+  func accessValue() { registrar.access(self, keyPath: valueKeyPath) }
+  func willSetValue() { registrar.willSet(self, keyPath: valueKeyPath) }
+  func didSetValue() {
+    registrar.didSet(self, keyPath: valueKeyPath)
+    notifyObservers()
+  }
+
+  func accessStatus() { registrar.access(self, keyPath: statusKeyPath) }
+  func withStatusMutation(_ mutation: () -> Void) {
+    registrar.withMutation(of: self, keyPath: statusKeyPath, mutation)
+  }
+
+  func addObserver(_ onChange: @escaping @Sendable () -> Void) -> ObserverToken {
+    let id = observers.withLock { observers in
+      defer { observers.nextID += 1 }
+      observers.callbacks[observers.nextID] = onChange
+      return observers.nextID
+    }
+    observerCount.add(1, ordering: .relaxed)
+    return ObserverToken { [weak self] in
+      guard let self else { return }
+      if observers.withLock({ $0.callbacks.removeValue(forKey: id) }) != nil {
+        observerCount.subtract(1, ordering: .relaxed)
+      }
+    }
+  }
+
+  private func notifyObservers() {
+    guard observerCount.load(ordering: .relaxed) > 0 else { return }
+    let callbacks = observers.withLock { Array($0.callbacks.values) }
+    for callback in callbacks { callback() }
+  }
+}

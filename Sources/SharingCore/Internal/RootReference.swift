@@ -1,0 +1,146 @@
+import Synchronization
+
+/// A reference that holds a value: the storage of ``Shared/init(value:)``, and the base of
+/// persisted references.
+class RootReference<Value>: SharedReference<Value>, @unchecked Sendable {
+  // NB: Unchecked: 'value' is only accessed with 'lock' held, or re-entrantly by the thread
+  //     that holds it (recorded in 'owner'); everything else is atomic or immutable.
+  private let lock = Mutex<Void>(())
+  private let owner = Atomic<UInt>(0)
+  @exclusivity(unchecked) private var value: Value
+  private let center = Atomic<Unmanaged<ObservationCenter>?>(nil)
+  /// Whether writes made by the program call ``didWrite()``, to be saved.
+  private let hasWriteHook: Bool
+
+  init(value: Value, hasWriteHook: Bool = false) {
+    self.value = value
+    self.hasWriteHook = hasWriteHook
+  }
+
+  deinit {
+    center.load(ordering: .acquiring)?.release()
+  }
+
+  // MARK: Reading
+
+  override final func read() -> Value {
+    if SharedTracking.isActive, let snapshot = SharedTracking.asserting?.snapshot(of: self) {
+      return snapshot
+    }
+    observationCenter()._withUnsafeGuaranteedRef { $0.accessValue() }
+    return withValueLock { value }
+  }
+
+  /// The current value, without recording an access or looking at snapshots.
+  final func readUntracked() -> Value {
+    withValueLock { value }
+  }
+
+  @inline(__always)
+  private func withValueLock<R>(_ body: () -> R) -> R {
+    if lock._unsafeTryLock() {
+      defer { lock._unsafeUnlock() }
+      return body()
+    }
+    // NB: A 'withLock' body on this thread reads its own value: it already holds the lock.
+    if owner.load(ordering: .relaxed) == currentThreadID() { return body() }
+    lock._unsafeLock()
+    defer { lock._unsafeUnlock() }
+    return body()
+  }
+
+  // MARK: Writing
+
+  /// Where a write comes from: the program, or the store (which must not be saved back).
+  enum WriteOrigin {
+    case program
+    case store
+  }
+
+  override final func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
+    try write(from: .program, body)
+  }
+
+  final func write<R, E: Error>(
+    from origin: WriteOrigin,
+    _ body: (inout Value) throws(E) -> R
+  ) throws(E) -> R {
+    guard SharedTracking.isActive else {
+      return try lockedWrite(from: origin, snapshottingFor: [], body)
+    }
+    if let asserting = SharedTracking.asserting {
+      // NB: Inside an assertion, writes describe the expected value: they go to the snapshot.
+      return try asserting.mutateSnapshot(of: self, body)
+    }
+    return try lockedWrite(from: origin, snapshottingFor: SharedTracking.trackers, body)
+  }
+
+  private func lockedWrite<R, E: Error>(
+    from origin: WriteOrigin,
+    snapshottingFor trackers: [ChangeTracker],
+    _ body: (inout Value) throws(E) -> R
+  ) throws(E) -> R {
+    let thread = currentThreadID()
+    if owner.load(ordering: .relaxed) == thread {
+      // NB: A 'withLock' body on this thread writes its own value again: it holds the lock,
+      //     and its outer write notifies and saves when it ends.
+      return try body(&value)
+    }
+    let centerBefore = center.load(ordering: .acquiring)
+    centerBefore?._withUnsafeGuaranteedRef { $0.willSetValue() }
+
+    lock._unsafeLock()
+    owner.store(thread, ordering: .relaxed)
+    for tracker in trackers { tracker.snapshotIfNeeded(self, value: value) }
+    let result: Result<R, E>
+    do throws(E) {
+      result = .success(try body(&value))
+    } catch {
+      result = .failure(error)
+    }
+    let centerAfter = center.load(ordering: .acquiring)
+    owner.store(0, ordering: .relaxed)
+    lock._unsafeUnlock()
+
+    if centerBefore == nil, let centerAfter {
+      centerAfter._withUnsafeGuaranteedRef { $0.willSetValue() }
+    }
+    centerAfter?._withUnsafeGuaranteedRef { $0.didSetValue() }
+    if hasWriteHook && origin == .program { didWrite() }
+    return try result.get()
+  }
+
+  /// Called after each write made by the program, outside the lock. Subclasses persist the
+  /// value.
+  func didWrite() {}
+
+  // MARK: Observation
+
+  @inline(__always)
+  final func observationCenter() -> Unmanaged<ObservationCenter> {
+    if let center = center.load(ordering: .acquiring) { return center }
+    return makeObservationCenter()
+  }
+
+  @inline(never)
+  private func makeObservationCenter() -> Unmanaged<ObservationCenter> {
+    let created = Unmanaged.passRetained(ObservationCenter())
+    let (exchanged, original) = center.compareExchange(
+      expected: nil,
+      desired: created,
+      successOrdering: .acquiringAndReleasing,
+      failureOrdering: .acquiring
+    )
+    guard !exchanged, let original else { return created }
+    created.release()
+    return original
+  }
+
+  override final func addObserver(_ onChange: @escaping @Sendable () -> Void) -> ObserverToken {
+    observationCenter()._withUnsafeGuaranteedRef { $0.addObserver(onChange) }
+  }
+
+  override var description: String {
+    "value: \(String(reflecting: readUntracked()))"
+  }
+}

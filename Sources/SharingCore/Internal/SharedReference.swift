@@ -1,0 +1,63 @@
+import Synchronization
+
+/// The storage behind ``Shared`` and ``SharedReader``: a root holding a value, or a view
+/// derived from another reference.
+///
+/// Subclasses override the members marked "Subclass responsibility".
+class SharedReference<Value>: @unchecked Sendable, CustomStringConvertible {
+  // NB: Unchecked: the redirection is guarded by its mutex and flagged by an atomic; all
+  //     other state lives in subclasses, each guarded by a mutex or immutable.
+  private let redirection = Mutex<SharedReference<Value>?>(nil)
+  private let isRedirected = Atomic<Bool>(false)
+
+  /// The reference to use now: this one, or the one it was redirected to by
+  /// ``Shared/load(_:)`` or by assigning a projected value.
+  @inline(__always)
+  final var resolved: SharedReference<Value> {
+    guard isRedirected.load(ordering: .acquiring) else { return self }
+    return redirection.withLock { $0 }?.resolved ?? self
+  }
+
+  /// Makes every holder of this reference use `target` from now on.
+  final func redirect(to target: SharedReference<Value>) {
+    guard target !== self else { return }
+    redirection.withLock { $0 = target }
+    isRedirected.store(true, ordering: .releasing)
+  }
+
+  // MARK: Subclass responsibility
+
+  /// The current value, recorded as an access for observation.
+  func read() -> Value { preconditionFailure("Subclass responsibility") }
+
+  /// Mutates the value with exclusive access.
+  func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
+    preconditionFailure("Subclass responsibility")
+  }
+
+  /// Registers a closure called after every change; returns a token for ``removeObserver(_:)``.
+  func addObserver(_ onChange: @escaping @Sendable () -> Void) -> ObserverToken {
+    preconditionFailure("Subclass responsibility")
+  }
+
+  var description: String { preconditionFailure("Subclass responsibility") }
+
+  // MARK: Persistence, forwarded to the root by default
+
+  /// The reference whose persistence this reference uses.
+  var persistenceSource: (any PersistenceSource)? { nil }
+}
+
+/// Identifies a change observer registered with ``SharedReference/addObserver(_:)``.
+struct ObserverToken: Sendable {
+  let remove: @Sendable () -> Void
+}
+
+/// The persistence state of a root reference, reached from any reference derived from it.
+protocol PersistenceSource: AnyObject, Sendable {
+  var isLoading: Bool { get }
+  var loadError: (any Error)? { get }
+  var saveError: (any Error)? { get }
+  func load() async throws
+  func save() async throws
+}

@@ -1,0 +1,36 @@
+/// A non-optional view of an optional shared value, made by ``Shared/init(_:)``.
+///
+/// When the base becomes `nil`, reads return the last non-`nil` value and writes are
+/// dropped, so a child feature holding the view never crashes after its parent clears it.
+final class UnwrappedReference<Value>: ForwardingReference<Value?, Value>, @unchecked Sendable {
+  // NB: Unchecked: 'lastValue' is guarded by its mutex.
+  private let lastValue: LockedBox<Value>
+
+  init(base: SharedReference<Value?>, initialValue: Value) {
+    self.lastValue = LockedBox(initialValue)
+    super.init(base: base)
+  }
+
+  override func read() -> Value {
+    guard let value = base.resolved.read() else { return lastValue.withLock { $0 } }
+    lastValue.withLock { $0 = value }
+    return value
+  }
+
+  override func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
+    try base.resolved.withLock { (optional: inout Value?) throws(E) -> R in
+      guard var value = optional else {
+        var detached = lastValue.withLock { $0 }
+        return try body(&detached)
+      }
+      optional = nil
+      defer {
+        optional = value
+        lastValue.withLock { $0 = value }
+      }
+      return try body(&value)
+    }
+  }
+
+  override var description: String { "\(base.description)!" }
+}

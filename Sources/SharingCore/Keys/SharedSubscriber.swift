@@ -1,0 +1,50 @@
+/// Feeds changes from an external store into a shared value; handed to
+/// ``SharedReaderKey/subscribe(context:subscriber:)``.
+///
+/// A subscriber may be used from any thread, any number of times, until its subscription is
+/// cancelled; after that its yields are ignored.
+public struct SharedSubscriber<Value>: Sendable {
+  private let callback: @Sendable (Result<Value?, any Error>) -> Void
+  private let onLoading: @Sendable (Bool) -> Void
+
+  package init(
+    callback: @escaping @Sendable (Result<Value?, any Error>) -> Void,
+    onLoading: @escaping @Sendable (Bool) -> Void
+  ) {
+    self.callback = callback
+    self.onLoading = onLoading
+  }
+
+  /// Plays back a new value from the store.
+  ///
+  /// - Parameter value: The value now in the store.
+  public func yield(_ value: Value) {
+    yield(with: .success(value))
+  }
+
+  /// Reports an error from the store, exposed as ``SharedReader/loadError``.
+  ///
+  /// - Parameter error: What went wrong.
+  public func yield(throwing error: any Error) {
+    yield(with: .failure(error))
+  }
+
+  /// Reports that the store no longer has a value, so the default value is used again.
+  public func yieldReturningInitialValue() {
+    yield(with: .success(nil))
+  }
+
+  /// Reports whether the store is loading a new value, exposed as ``SharedReader/isLoading``.
+  ///
+  /// - Parameter isLoading: Whether a load is in progress.
+  public func yieldLoading(_ isLoading: Bool = true) {
+    onLoading(isLoading)
+  }
+
+  /// Plays back a result: a value, `nil` for the default value, or an error.
+  ///
+  /// - Parameter result: The result to play back.
+  public func yield(with result: Result<Value?, any Error>) {
+    callback(result)
+  }
+}

@@ -1,0 +1,120 @@
+import SharingDependencies
+
+extension Shared where Value: Sendable {
+  /// Creates a shared value persisted by a key.
+  ///
+  /// ```swift
+  /// @Shared(.fileStorage(.todosURL)) var todos: [Todo] = []
+  /// ```
+  ///
+  /// Every shared value created from a key with the same identity shares one reference; the
+  /// default is only used when the store has no value and no reference exists yet.
+  ///
+  /// - Parameters:
+  ///   - wrappedValue: The default value.
+  ///   - key: The key that loads, saves and observes the stored value.
+  public init(wrappedValue: @autoclosure () -> Value, _ key: some SharedKey<Value>) {
+    self.init(reference: Self.reference(for: key, initialValue: wrappedValue))
+  }
+
+  /// Creates a shared optional value persisted by a key, `nil` by default.
+  ///
+  /// - Parameter key: The key that loads, saves and observes the stored value.
+  public init<Wrapped>(_ key: some SharedKey<Value>) where Value == Wrapped? {
+    self.init(reference: Self.reference(for: key, initialValue: { nil }))
+  }
+
+  /// Unavailable: a non-optional shared value needs a default.
+  @available(
+    *,
+    unavailable,
+    message: "Assign a default value, or use a key with a default ('SharedKey.Default')."
+  )
+  public init(_ key: some SharedKey<Value>) {
+    self.init(reference: Self.reference(for: key, initialValue: { fatalError() }))
+  }
+
+  /// Creates a shared value persisted by a key that carries its default.
+  ///
+  /// ```swift
+  /// @Shared(.isHapticsEnabled) var isHapticsEnabled
+  /// ```
+  ///
+  /// - Parameter key: A key paired with its default value.
+  public init<Key: SharedKey<Value>>(_ key: _SharedKeyDefault<Key>) {
+    self.init(reference: Self.reference(for: key, initialValue: key.defaultValue))
+  }
+
+  /// Creates a shared value persisted by a key that carries a default, overriding it.
+  ///
+  /// - Parameters:
+  ///   - wrappedValue: The default value to use instead of the key's.
+  ///   - key: A key paired with its default value.
+  public init<Key: SharedKey<Value>>(
+    wrappedValue: @autoclosure () -> Value,
+    _ key: _SharedKeyDefault<Key>
+  ) {
+    self.init(reference: Self.reference(for: key, initialValue: wrappedValue))
+  }
+
+  /// Creates a shared value from a key whose store must have a value.
+  ///
+  /// ```swift
+  /// let user = try await Shared(require: .fileStorage(.currentUser))
+  /// ```
+  ///
+  /// - Parameter key: The key to load.
+  /// - Throws: ``SharedValueNotFoundError`` if the store has no value, or the error the key
+  ///   failed to load with.
+  public init(require key: some SharedKey<Value>) async throws {
+    let value = try await requireValue(for: key)
+    @Dependency(\.persistentReferences) var references
+    let root = references.reference(for: key, saver: key, initialValue: { value }, loading: false)
+    self.init(reference: HandleReference(base: root))
+  }
+
+  /// Makes this shared value, and every copy of it, use another key, then loads it.
+  ///
+  /// - Parameter key: The key to use from now on.
+  public func load(_ key: some SharedKey<Value>) async throws {
+    @Dependency(\.persistentReferences) var references
+    let current = wrappedValue
+    let root = references.reference(for: key, saver: key, initialValue: { current }, loading: false)
+    reference.redirect(to: HandleReference(base: root))
+    try await load()
+  }
+
+  private static func reference(
+    for key: some SharedKey<Value>,
+    initialValue: () -> Value
+  ) -> SharedReference<Value> {
+    @Dependency(\.persistentReferences) var references
+    let root = references.reference(for: key, saver: key, initialValue: initialValue)
+    return HandleReference(base: root)
+  }
+}
+
+extension Shared {
+  /// Whether the value is being loaded from its store.
+  public var isLoading: Bool { reference.resolved.persistenceSource?.isLoading ?? false }
+
+  /// The error the store last failed to load with, if the latest load failed.
+  public var loadError: (any Error)? { reference.resolved.persistenceSource?.loadError }
+
+  /// The error the store last failed to save with, if the latest save failed.
+  public var saveError: (any Error)? { reference.resolved.persistenceSource?.saveError }
+
+  /// Reloads the value from its store.
+  ///
+  /// - Throws: The error the key failed to load with, also exposed as ``loadError``.
+  public func load() async throws {
+    try await reference.resolved.persistenceSource?.load()
+  }
+
+  /// Saves the value to its store now, bypassing any throttling.
+  ///
+  /// - Throws: The error the key failed to save with, also exposed as ``saveError``.
+  public func save() async throws {
+    try await reference.resolved.persistenceSource?.save()
+  }
+}

@@ -1,0 +1,95 @@
+import SharingDependencies
+
+extension SharedReader where Value: Sendable {
+  /// Creates a reader of a value loaded, and kept up to date, by a key.
+  ///
+  /// - Parameters:
+  ///   - wrappedValue: The default value.
+  ///   - key: The key that loads and observes the stored value.
+  public init(wrappedValue: @autoclosure () -> Value, _ key: some SharedReaderKey<Value>) {
+    self.init(reference: Self.reference(for: key, initialValue: wrappedValue))
+  }
+
+  /// Creates a reader of an optional value loaded by a key, `nil` by default.
+  ///
+  /// - Parameter key: The key that loads and observes the stored value.
+  public init<Wrapped>(_ key: some SharedReaderKey<Value>) where Value == Wrapped? {
+    self.init(reference: Self.reference(for: key, initialValue: { nil }))
+  }
+
+  /// Unavailable: a non-optional reader needs a default.
+  @available(
+    *,
+    unavailable,
+    message: "Assign a default value, or use a key with a default ('SharedReaderKey.Default')."
+  )
+  public init(_ key: some SharedReaderKey<Value>) {
+    self.init(reference: Self.reference(for: key, initialValue: { fatalError() }))
+  }
+
+  /// Creates a reader from a key that carries its default.
+  ///
+  /// - Parameter key: A key paired with its default value.
+  public init<Key: SharedReaderKey<Value>>(_ key: _SharedKeyDefault<Key>) {
+    self.init(reference: Self.reference(for: key, initialValue: key.defaultValue))
+  }
+
+  /// Creates a reader from a key that carries a default, overriding it.
+  ///
+  /// - Parameters:
+  ///   - wrappedValue: The default value to use instead of the key's.
+  ///   - key: A key paired with its default value.
+  public init<Key: SharedReaderKey<Value>>(
+    wrappedValue: @autoclosure () -> Value,
+    _ key: _SharedKeyDefault<Key>
+  ) {
+    self.init(reference: Self.reference(for: key, initialValue: wrappedValue))
+  }
+
+  /// Creates a reader from a key whose store must have a value.
+  ///
+  /// - Parameter key: The key to load.
+  /// - Throws: ``SharedValueNotFoundError`` if the store has no value, or the error the key
+  ///   failed to load with.
+  public init(require key: some SharedReaderKey<Value>) async throws {
+    let value = try await requireValue(for: key)
+    @Dependency(\.persistentReferences) var references
+    let root = references.reference(for: key, saver: nil, initialValue: { value }, loading: false)
+    self.init(reference: HandleReference(base: root))
+  }
+
+  /// Makes this reader, and every copy of it, use another key, then loads it.
+  ///
+  /// - Parameter key: The key to use from now on.
+  public func load(_ key: some SharedReaderKey<Value>) async throws {
+    @Dependency(\.persistentReferences) var references
+    let current = wrappedValue
+    let root = references.reference(for: key, saver: nil, initialValue: { current }, loading: false)
+    reference.redirect(to: HandleReference(base: root))
+    try await load()
+  }
+
+  private static func reference(
+    for key: some SharedReaderKey<Value>,
+    initialValue: () -> Value
+  ) -> SharedReference<Value> {
+    @Dependency(\.persistentReferences) var references
+    let root = references.reference(for: key, saver: nil, initialValue: initialValue)
+    return HandleReference(base: root)
+  }
+}
+
+extension SharedReader {
+  /// Whether the value is being loaded from its store.
+  public var isLoading: Bool { reference.resolved.persistenceSource?.isLoading ?? false }
+
+  /// The error the store last failed to load with, if the latest load failed.
+  public var loadError: (any Error)? { reference.resolved.persistenceSource?.loadError }
+
+  /// Reloads the value from its store.
+  ///
+  /// - Throws: The error the key failed to load with, also exposed as ``loadError``.
+  public func load() async throws {
+    try await reference.resolved.persistenceSource?.load()
+  }
+}

@@ -1,0 +1,57 @@
+/// A property wrapper for read-only access to shared state, optionally loaded from a store.
+///
+/// ```swift
+/// // A child feature only needs to observe the option:
+/// Child(isHapticsEnabled: SharedReader($isHapticsEnabled))
+///
+/// // A value that only an external store changes:
+/// @SharedReader(.systemUptime) var uptime = 0
+/// ```
+///
+/// A reader shares its reference with the ``Shared`` it was made from, and with every
+/// shared value created from a key with the same identity.
+@dynamicMemberLookup
+@propertyWrapper
+public struct SharedReader<Value> {
+  let reference: SharedReference<Value>
+
+  init(reference: SharedReference<Value>) {
+    self.reference = reference
+  }
+
+  /// Creates a reader of a constant value.
+  ///
+  /// - Parameter value: The value.
+  public init(value: sending Value) {
+    self.init(reference: RootReference(value: value))
+  }
+
+  /// Creates a reader from another one, sharing its reference.
+  ///
+  /// - Parameter projectedValue: The reader to share.
+  public init(projectedValue: SharedReader<Value>) {
+    self = projectedValue
+  }
+
+  /// Creates a read-only view of a shared value.
+  ///
+  /// - Parameter base: The shared value to read.
+  public init(_ base: Shared<Value>) {
+    self.init(reference: base.reference)
+  }
+
+  /// The current value.
+  public var wrappedValue: Value {
+    reference.resolved.read()
+  }
+
+  /// The reader itself, reached with `$` syntax.
+  ///
+  /// Assigning it makes this reader, and every copy of it, use another reference.
+  public var projectedValue: SharedReader<Value> {
+    get { self }
+    nonmutating set { reference.redirect(to: newValue.reference.resolved) }
+  }
+}
+
+extension SharedReader: Sendable where Value: Sendable {}
