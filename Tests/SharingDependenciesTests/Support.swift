@@ -1,9 +1,8 @@
 import SharingDependencies
-import Synchronization
 
 /// A reference type whose identity shows whether a cached value was shared.
 final class Notebook: Sendable {
-  private let entries = Mutex<[String]>([])
+  private let entries = Locked<[String]>([])
 
   func write(_ entry: String) { entries.withLock { $0.append(entry) } }
   var all: [String] { entries.withLock { $0 } }

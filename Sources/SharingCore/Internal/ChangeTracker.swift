@@ -1,3 +1,4 @@
+import SharingDependencies
 import Synchronization
 
 /// Records the value each shared root had before its first write, so a test can compare
@@ -19,7 +20,7 @@ package final class ChangeTracker: Sendable {
     package let description: String
   }
 
-  private let snapshots = Mutex<[ObjectIdentifier: Snapshot]>([:])
+  private let snapshots = Locked<[ObjectIdentifier: Snapshot]>([:])
 
   package init() {}
 

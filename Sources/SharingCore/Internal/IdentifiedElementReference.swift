@@ -1,3 +1,5 @@
+import SharingDependencies
+
 /// A view of the element with a given identity in a shared collection, used by
 /// `Array($collection)`.
 ///
@@ -10,7 +12,7 @@ final class IdentifiedElementReference<Base: MutableCollection>: ForwardingRefer
 where Base.Element: Identifiable {
   // NB: Unchecked: 'cache' is guarded by its mutex; the identity is immutable.
   private let id: Base.Element.ID
-  private let cache: LockedBox<Cache>
+  private let cache: Locked<Cache>
 
   private struct Cache {
     var element: Base.Element
@@ -19,7 +21,7 @@ where Base.Element: Identifiable {
 
   init(base: SharedReference<Base>, element: Base.Element, index: Base.Index) {
     self.id = element.id
-    self.cache = LockedBox(Cache(element: element, index: index))
+    self.cache = Locked(Cache(element: element, index: index))
     super.init(base: base)
   }
 

@@ -1,4 +1,5 @@
 import Observation
+import SharingDependencies
 import Synchronization
 
 /// Connects a root reference to Swift Observation and to change observers.
@@ -11,7 +12,7 @@ final class ObservationCenter: Observable, Sendable {
   //     retain and release of the key path on every read.
   private let valueKeyPath: any KeyPath<ObservationCenter, Void> & Sendable = \.value
   private let statusKeyPath: any KeyPath<ObservationCenter, Void> & Sendable = \.status
-  private let observers = Mutex<Observers>(Observers())
+  private let observers = Locked(Observers())
   private let observerCount = Atomic<Int>(0)
 
   private struct Observers {

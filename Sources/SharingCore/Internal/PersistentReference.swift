@@ -9,7 +9,7 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
   let key: any SharedReaderKey<Value>
   let initialValue: Value
   private let registration: Registration?
-  private let state: LockedBox<State>
+  private let state: Locked<State>
 
   private struct State {
     var saver: (any SharedKey<Value>)?
@@ -36,7 +36,7 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
     self.key = key
     self.initialValue = initialValue
     self.registration = registration
-    self.state = LockedBox(State(saver: saver))
+    self.state = Locked(State(saver: saver))
     super.init(value: initialValue, hasWriteHook: true)
   }
 

@@ -1,5 +1,4 @@
 import SharingDependencies
-import Synchronization
 
 /// The persisted references alive in a dependency scope, one per key identity.
 ///
@@ -11,7 +10,15 @@ package final class PersistentReferences: Sendable {
     let identity: ObjectIdentifier
   }
 
-  private let entries = Mutex<[KeyID: Entry]>([:])
+  // NB: Entries are always bound before their weak reference is read: Swift 6.3 miscompiles
+  //     'entries.withLock { $0[id]?.reference }' (optional chaining into a weak property of a
+  //     dictionary element inside 'withLock') into a read of the wrong memory.
+  private static func reference(at id: KeyID, in entries: [KeyID: Entry]) -> AnyObject? {
+    guard let entry = entries[id] else { return nil }
+    return entry.reference
+  }
+
+  private let entries = Locked<[KeyID: Entry]>([:])
 
   package init() {}
 
@@ -37,7 +44,7 @@ package final class PersistentReferences: Sendable {
     //     which may create other shared values.
     created.start(loading: loading)
     let winner = entries.withLock { entries -> AnyObject in
-      if let existing = entries[id]?.reference { return existing }
+      if let existing = Self.reference(at: id, in: entries) { return existing }
       entries[id] = Entry(reference: created, identity: ObjectIdentifier(created))
       return created
     }
@@ -50,7 +57,8 @@ package final class PersistentReferences: Sendable {
 
   func remove(_ id: KeyID, ifIdenticalTo identity: ObjectIdentifier) {
     entries.withLock { entries in
-      if entries[id]?.identity == identity { entries[id] = nil }
+      guard let entry = entries[id], entry.identity == identity else { return }
+      entries[id] = nil
     }
   }
 
@@ -58,7 +66,7 @@ package final class PersistentReferences: Sendable {
     _ id: KeyID,
     of type: Value.Type
   ) -> PersistentReference<Value>? {
-    guard let existing = entries.withLock({ $0[id]?.reference }) else { return nil }
+    guard let existing = entries.withLock({ Self.reference(at: id, in: $0) }) else { return nil }
     return existing as? PersistentReference<Value>
   }
 

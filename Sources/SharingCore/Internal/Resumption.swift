@@ -6,7 +6,8 @@ final class Resumption<Result>: Sendable {
   private let name: String
   private let description: @Sendable () -> String
   private let fallback: @Sendable () -> Result
-  private let callback: Mutex<(@Sendable (Result) -> Void)?>
+  private let callback: @Sendable (Result) -> Void
+  private let isResumed = Atomic<Bool>(false)
 
   init(
     name: String,
@@ -17,11 +18,11 @@ final class Resumption<Result>: Sendable {
     self.name = name
     self.description = description
     self.fallback = fallback
-    self.callback = Mutex(callback)
+    self.callback = callback
   }
 
   deinit {
-    guard let callback = takeCallback() else { return }
+    guard !isResumed.load(ordering: .acquiring) else { return }
     reportIssue(
       """
       A '\(name)' for \(description()) was released without being resumed. Resume it \
@@ -32,19 +33,12 @@ final class Resumption<Result>: Sendable {
   }
 
   func resume(with result: Result) {
-    guard let callback = takeCallback() else {
+    guard !isResumed.exchange(true, ordering: .acquiringAndReleasing) else {
       reportIssue(
         "A '\(name)' for \(description()) was resumed more than once; the extra result is ignored."
       )
       return
     }
     callback(result)
-  }
-
-  private func takeCallback() -> (@Sendable (Result) -> Void)? {
-    callback.withLock { callback in
-      defer { callback = nil }
-      return callback
-    }
   }
 }

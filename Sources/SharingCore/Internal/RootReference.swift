@@ -1,3 +1,4 @@
+import SharingDependencies
 import Synchronization
 
 /// A reference that holds a value: the storage of ``Shared/init(value:)``, and the base of
@@ -5,7 +6,7 @@ import Synchronization
 class RootReference<Value>: SharedReference<Value>, @unchecked Sendable {
   // NB: Unchecked: 'value' is only accessed with 'lock' held, or re-entrantly by the thread
   //     that holds it (recorded in 'owner'); everything else is atomic or immutable.
-  private let lock = Mutex<Void>(())
+  private let lock = Lock()
   private let owner = Atomic<UInt>(0)
   @exclusivity(unchecked) private var value: Value
   private let center = Atomic<Unmanaged<ObservationCenter>?>(nil)
@@ -38,14 +39,14 @@ class RootReference<Value>: SharedReference<Value>, @unchecked Sendable {
 
   @inline(__always)
   private func withValueLock<R>(_ body: () -> R) -> R {
-    if lock._unsafeTryLock() {
-      defer { lock._unsafeUnlock() }
+    if lock.tryLock() {
+      defer { lock.unlock() }
       return body()
     }
     // NB: A 'withLock' body on this thread reads its own value: it already holds the lock.
     if owner.load(ordering: .relaxed) == currentThreadID() { return body() }
-    lock._unsafeLock()
-    defer { lock._unsafeUnlock() }
+    lock.lock()
+    defer { lock.unlock() }
     return body()
   }
 
@@ -89,7 +90,7 @@ class RootReference<Value>: SharedReference<Value>, @unchecked Sendable {
     let centerBefore = center.load(ordering: .acquiring)
     centerBefore?._withUnsafeGuaranteedRef { $0.willSetValue() }
 
-    lock._unsafeLock()
+    lock.lock()
     owner.store(thread, ordering: .relaxed)
     for tracker in trackers { tracker.snapshotIfNeeded(self, value: value) }
     let result: Result<R, E>
@@ -100,7 +101,7 @@ class RootReference<Value>: SharedReference<Value>, @unchecked Sendable {
     }
     let centerAfter = center.load(ordering: .acquiring)
     owner.store(0, ordering: .relaxed)
-    lock._unsafeUnlock()
+    lock.unlock()
 
     if centerBefore == nil, let centerAfter {
       centerAfter._withUnsafeGuaranteedRef { $0.willSetValue() }

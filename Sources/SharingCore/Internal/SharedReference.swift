@@ -1,3 +1,4 @@
+import SharingDependencies
 import Synchronization
 
 /// The storage behind ``Shared`` and ``SharedReader``: a root holding a value, or a view
@@ -5,9 +6,10 @@ import Synchronization
 ///
 /// Subclasses override the members marked "Subclass responsibility".
 class SharedReference<Value>: @unchecked Sendable, CustomStringConvertible {
-  // NB: Unchecked: the redirection is guarded by its mutex and flagged by an atomic; all
-  //     other state lives in subclasses, each guarded by a mutex or immutable.
-  private let redirection = Mutex<SharedReference<Value>?>(nil)
+  // NB: Unchecked: 'redirection' is guarded by 'redirectionLock' and flagged by an atomic;
+  //     all other state lives in subclasses, each guarded by a lock or immutable.
+  private let redirectionLock = Lock()
+  private var redirection: SharedReference<Value>?
   private let isRedirected = Atomic<Bool>(false)
 
   /// The reference to use now: this one, or the one it was redirected to by
@@ -15,13 +17,13 @@ class SharedReference<Value>: @unchecked Sendable, CustomStringConvertible {
   @inline(__always)
   final var resolved: SharedReference<Value> {
     guard isRedirected.load(ordering: .acquiring) else { return self }
-    return redirection.withLock { $0 }?.resolved ?? self
+    return redirectionLock.withLock { redirection }?.resolved ?? self
   }
 
   /// Makes every holder of this reference use `target` from now on.
   final func redirect(to target: SharedReference<Value>) {
     guard target !== self else { return }
-    redirection.withLock { $0 = target }
+    redirectionLock.withLock { redirection = target }
     isRedirected.store(true, ordering: .releasing)
   }
 

@@ -1,13 +1,15 @@
+import SharingDependencies
+
 /// A non-optional view of an optional shared value, made by ``Shared/init(_:)``.
 ///
 /// When the base becomes `nil`, reads return the last non-`nil` value and writes are
 /// dropped, so a child feature holding the view never crashes after its parent clears it.
 final class UnwrappedReference<Value>: ForwardingReference<Value?, Value>, @unchecked Sendable {
   // NB: Unchecked: 'lastValue' is guarded by its mutex.
-  private let lastValue: LockedBox<Value>
+  private let lastValue: Locked<Value>
 
   init(base: SharedReference<Value?>, initialValue: Value) {
-    self.lastValue = LockedBox(initialValue)
+    self.lastValue = Locked(initialValue)
     super.init(base: base)
   }
 

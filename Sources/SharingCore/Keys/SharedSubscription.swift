@@ -6,33 +6,31 @@ import Synchronization
 /// It is cancelled when the last shared value using the key goes away, or when
 /// ``cancel()`` is called; the cancellation closure runs at most once.
 public struct SharedSubscription: Sendable {
-  private let box: CancellationBox
+  private let cancellation: Cancellation
 
   /// Creates a subscription that runs the given closure when cancelled.
   ///
   /// - Parameter cancel: A closure that stops delivering changes.
   public init(_ cancel: @escaping @Sendable () -> Void) {
-    self.box = CancellationBox(cancel)
+    self.cancellation = Cancellation(cancel)
   }
 
   /// Cancels the subscription. Calling it more than once has no further effect.
   public func cancel() {
-    box.cancel()
+    cancellation.cancel()
   }
 }
 
-private final class CancellationBox: Sendable {
-  private let onCancel: Mutex<(@Sendable () -> Void)?>
+private final class Cancellation: Sendable {
+  private let onCancel: @Sendable () -> Void
+  private let isCancelled = Atomic<Bool>(false)
 
   init(_ onCancel: @escaping @Sendable () -> Void) {
-    self.onCancel = Mutex(onCancel)
+    self.onCancel = onCancel
   }
 
   func cancel() {
-    let onCancel = self.onCancel.withLock { onCancel in
-      defer { onCancel = nil }
-      return onCancel
-    }
-    onCancel?()
+    guard !isCancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    onCancel()
   }
 }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The values keys resolved to, per key, context and scope.
 final class DependencyCache: Sendable {
   static let shared = DependencyCache()
@@ -15,7 +13,7 @@ final class DependencyCache: Sendable {
     let isPrepared: Bool
   }
 
-  private let entries = Mutex<[Slot: Entry]>([:])
+  private let entries = Locked<[Slot: Entry]>([:])
 
   func value<Key: TestDependencyKey>(
     for key: Key.Type,

@@ -1,5 +1,4 @@
 public import SharingDependencies
-import Synchronization
 import Testing
 import XCTest
 
@@ -53,7 +52,7 @@ private final class XCTestRunObserver: NSObject, XCTestObservation, Sendable {
     var isRunningTest = true
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   var currentTestID: String {
     state.withLock { "xctest-\($0.generation)" }

@@ -1,0 +1,104 @@
+import SharingCore
+import Testing
+
+@Suite struct DerivationTests {
+  @Test func writableKeyPathDerivesASharedValue() {
+    let signUp = Shared(value: SignUpData())
+    let phoneNumber: Shared<String> = signUp.phoneNumber
+    phoneNumber.withLock { $0 = "555-1234" }
+    #expect(signUp.wrappedValue.phoneNumber == "555-1234")
+  }
+
+  @Test func readOnlyKeyPathDerivesAReader() {
+    let signUp = Shared(value: SignUpData(email: "a@b.c", phoneNumber: "1"))
+    let isComplete: SharedReader<Bool> = signUp.isComplete
+    #expect(isComplete.wrappedValue)
+    signUp.phoneNumber.withLock { $0 = "" }
+    #expect(!isComplete.wrappedValue)
+  }
+
+  @Test func deepDerivationWritesReachTheRootAndSiblings() {
+    struct Profile: Equatable, Sendable { var stats = Stats() }
+    struct AppState: Equatable, Sendable { var profile = Profile(); var other = 0 }
+    let app = Shared(value: AppState())
+    let count = app.profile.stats.count
+    let stats = app.profile.stats
+    count.withLock { $0 = 3 }
+    #expect(app.wrappedValue.profile.stats.count == 3)
+    #expect(stats.wrappedValue.count == 3)
+    stats.withLock { $0.increment() }
+    #expect(count.wrappedValue == 4)
+  }
+
+  @Test func unwrappingNilGivesNil() {
+    let user = Shared<User?>(value: nil)
+    #expect(Shared(user) == nil)
+  }
+
+  @Test func unwrappedValueReadsAndWritesThroughTheOptional() throws {
+    let user = Shared<User?>(value: User(id: 1, name: "Blob"))
+    let unwrapped = try #require(Shared(user))
+    unwrapped.name.withLock { $0 = "Blob Sr." }
+    #expect(user.wrappedValue?.name == "Blob Sr.")
+  }
+
+  @Test func unwrappedValueKeepsItsLastValueOnceTheBaseIsNil() throws {
+    let user = Shared<User?>(value: User(id: 1, name: "Blob"))
+    let unwrapped = try #require(Shared(user))
+    user.withLock { $0 = nil }
+    #expect(unwrapped.wrappedValue.name == "Blob")
+    unwrapped.withLock { $0.name = "Dropped" }
+    #expect(user.wrappedValue == nil)
+    #expect(unwrapped.wrappedValue.name == "Blob")
+  }
+
+  @Test func arrayOfSharedElementsFollowsIdentities() {
+    let todos = Shared(value: [Todo(id: 1, title: "a"), Todo(id: 2, title: "b")])
+    let elements = Array(todos)
+    #expect(elements.map(\.wrappedValue.title) == ["a", "b"])
+    todos.withLock { $0.reverse() }
+    elements[0].title.withLock { $0 = "A" }
+    #expect(todos.wrappedValue.map(\.title) == ["b", "A"])
+    #expect(elements.map(\.id) == [1, 2])
+  }
+
+  @Test func removedElementKeepsItsLastValueAndDropsWrites() {
+    let todos = Shared(value: [Todo(id: 1, title: "a"), Todo(id: 2, title: "b")])
+    let second = Array(todos)[1]
+    todos.withLock { $0.removeAll { $0.id == 2 } }
+    #expect(second.wrappedValue.title == "b")
+    second.withLock { $0.title = "ghost" }
+    #expect(todos.wrappedValue == [Todo(id: 1, title: "a")])
+  }
+
+  @Test func identifiedSubscriptReadsWritesRemovesAndAppends() throws {
+    let todos = Shared(value: [Todo(id: 1, title: "a")])
+    let first = todos[id: 1]
+    #expect(first.wrappedValue?.title == "a")
+    let unwrapped = try #require(Shared(first))
+    unwrapped.isDone.withLock { $0 = true }
+    #expect(todos.wrappedValue[0].isDone)
+
+    todos[id: 2].withLock { $0 = Todo(id: 2, title: "b") }
+    #expect(todos.wrappedValue.map(\.id) == [1, 2])
+
+    first.withLock { $0 = nil }
+    #expect(todos.wrappedValue.map(\.id) == [2])
+    #expect(todos[id: 3].wrappedValue == nil)
+  }
+
+  @Test func readersOfAnArrayFollowElements() {
+    let todos = Shared(value: [Todo(id: 1, title: "a")])
+    let readers: [SharedReader<Todo>] = Array(SharedReader(todos))
+    todos.withLock { $0[0].title = "changed" }
+    #expect(readers[0].wrappedValue.title == "changed")
+  }
+
+  @Test func sharedReadDerivesAComputedReader() {
+    let stats = Shared(value: Stats())
+    let isPositive = stats.read { $0.count > 0 }
+    #expect(!isPositive.wrappedValue)
+    stats.withLock { $0.increment() }
+    #expect(isPositive.wrappedValue)
+  }
+}

@@ -1,0 +1,96 @@
+import SharingCore
+import SharingDependencies
+import Testing
+
+@Suite struct IdentityTests {
+  @Test func keysWithTheSameIdentityShareOneValue() {
+    let store = TestStore<Int>()
+    @Shared(.test("count", store: store)) var first = 0
+    @Shared(.test("count", store: store)) var second = 0
+    $first.withLock { $0 = 3 }
+    #expect(second == 3)
+  }
+
+  @Test func keysWithDifferentIdentitiesAreIndependent() {
+    let store = TestStore<Int>()
+    @Shared(.test("a", store: store)) var a = 0
+    @Shared(.test("b", store: store)) var b = 0
+    $a.withLock { $0 = 3 }
+    #expect(b == 0)
+  }
+
+  @Test func subscriptionIsCancelledWhenTheLastHolderGoesAway() {
+    let store = TestStore<Int>()
+    var first: Shared<Int>? = Shared(wrappedValue: 0, .test("count", store: store))
+    var second: Shared<Int>? = Shared(wrappedValue: 0, .test("count", store: store))
+    #expect(store.subscriberCount == 1)
+    first = nil
+    #expect(store.cancellationCount == 0)
+    second = nil
+    #expect(store.cancellationCount == 1)
+    #expect(store.subscriberCount == 0)
+    _ = (first, second)
+  }
+
+  @Test func derivedValuesKeepTheReferenceAlive() {
+    let store = TestStore<Stats>()
+    var stats: Shared<Stats>? = Shared(wrappedValue: Stats(), .test("stats", store: store))
+    let count = stats!.count
+    stats = nil
+    #expect(store.cancellationCount == 0)
+    count.withLock { $0 = 2 }
+    #expect(store.value?.count == 2)
+  }
+
+  @Test func aNewReferenceIsLoadedAfterTheOldOneIsGone() {
+    let store = TestStore<Int>()
+    var first: Shared<Int>? = Shared(wrappedValue: 0, .test("count", store: store))
+    first!.withLock { $0 = 5 }
+    first = nil
+    store.externalChange(6)
+    let second = Shared(wrappedValue: 0, .test("count", store: store))
+    #expect(second.wrappedValue == 6)
+    #expect(store.loadCount == 2)
+  }
+
+  @Test func aDependencyScopeWithItsOwnRegistryDoesNotShare() {
+    let store = TestStore<Int>()
+    @Shared(.test("count", store: store)) var outer = 1
+    withDependencies {
+      $0.persistentReferences = PersistentReferences()
+    } operation: {
+      @Shared(.test("count", store: store)) var inner = 1
+      $inner.withLock { $0 = 2 }
+    }
+    #expect(outer == 1)
+  }
+
+  @Test func sameKeyWithAnotherValueTypeIsReported() {
+    let ints = TestStore<Int>()
+    @Shared(.test("mixed", store: ints)) var number = 1
+    withKnownIssue {
+      let strings = TestStore<String>()
+      let mixed = TestKey<String>("mixed", store: strings)
+      struct SameID: SharedKey {
+        let base: TestKey<String>
+        let id: TestKey<Int>.ID
+        func load(context: LoadContext<String>, continuation: LoadContinuation<String>) {
+          base.load(context: context, continuation: continuation)
+        }
+        func subscribe(
+          context: LoadContext<String>,
+          subscriber: SharedSubscriber<String>
+        ) -> SharedSubscription {
+          base.subscribe(context: context, subscriber: subscriber)
+        }
+        func save(_ value: String, context: SaveContext, continuation: SaveContinuation) {
+          base.save(value, context: context, continuation: continuation)
+        }
+      }
+      @Shared(SameID(base: mixed, id: TestKey<Int>("mixed", store: ints).id)) var text = ""
+      #expect(text == "")
+    } matching: { issue in
+      issue.description.contains("two different value types")
+    }
+  }
+}
