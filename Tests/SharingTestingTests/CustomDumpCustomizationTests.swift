@@ -4,7 +4,10 @@ import Testing
 @Suite struct CustomDumpCustomizationTests {
   @Test func stringConvertiblePrintsItsDescription() {
     #expect(String(customDumping: Token(rawValue: "abc")) == "Token(•••)")
-    #expect(String(customDumping: Account(token: Token(rawValue: "abc"))) == "Account(\n  token: Token(•••)\n)")
+    #expect(
+      String(customDumping: Account(token: Token(rawValue: "abc")))
+        == "Account(\n  token: Token(•••)\n)"
+    )
   }
 
   @Test func reflectablePrintsItsMirror() {

@@ -35,7 +35,9 @@ import Testing
         """
     )
     #expect(String(customDumping: [Int?].self) == "[Int?].self")
-    #expect(String(customDumping: [String: Pair<Int, Bool>].self) == "[String: Pair<Int, Bool>].self")
+    #expect(
+      String(customDumping: [String: Pair<Int, Bool>].self) == "[String: Pair<Int, Bool>].self"
+    )
   }
 
   @Test func enumsPrintTheirTypeOnlyAtTheRoot() {
@@ -45,7 +47,10 @@ import Testing
 
   @Test func enumsWithAssociatedValues() {
     #expect(String(customDumping: Load.loaded(42)) == "Load.loaded(42)")
-    #expect(String(customDumping: Load.failed(code: 7, reason: "x")) == #"Load.failed(code: 7, reason: "x")"#)
+    #expect(
+      String(customDumping: Load.failed(code: 7, reason: "x"))
+        == #"Load.failed(code: 7, reason: "x")"#
+    )
     #expect(String(customDumping: Load.retry(after: 2)) == "Load.retry(after: 2)")
     #expect(
       String(customDumping: Load.stats(Stats(count: 1, minCount: 0))) == """
@@ -83,8 +88,14 @@ import Testing
     #expect(String(customDumping: 1.5) == "1.5")
     #expect(String(customDumping: Character("x")) == #""x""#)
     #expect(String(customDumping: Decimal(string: "3.14") as Any) == "3.14")
-    #expect(String(customDumping: Date(timeIntervalSince1970: 1_234_567_890)) == "Date(2009-02-13T23:31:30.000Z)")
-    #expect(String(customDumping: URL(string: "https://example.com/a?b=c") as Any) == "URL(https://example.com/a?b=c)")
+    #expect(
+      String(customDumping: Date(timeIntervalSince1970: 1_234_567_890))
+        == "Date(2009-02-13T23:31:30.000Z)"
+    )
+    #expect(
+      String(customDumping: URL(string: "https://example.com/a?b=c") as Any)
+        == "URL(https://example.com/a?b=c)"
+    )
     #expect(
       String(customDumping: UUID(uuidString: "DEADBEEF-DEAD-BEEF-DEAD-BEEFDEADBEEF") as Any)
         == "UUID(DEADBEEF-DEAD-BEEF-DEAD-BEEFDEADBEEF)"

@@ -49,7 +49,9 @@ import Testing
   }
 
   @Test func arrayElementChanged() {
-    let todos = [Todo(title: "Milk"), Todo(title: "Eggs"), Todo(title: "Bread"), Todo(title: "Jam")]
+    let todos = [
+      Todo(title: "Milk"), Todo(title: "Eggs"), Todo(title: "Bread"), Todo(title: "Jam"),
+    ]
     var changed = todos
     changed[1].isDone = true
     #expect(

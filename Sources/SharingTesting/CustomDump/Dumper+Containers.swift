@@ -6,7 +6,10 @@ extension Dumper {
       + mirror.children.compactMap { child in
         // NB: Macros store bookkeeping such as `_$observationRegistrar` in `_$` fields.
         if child.label?.hasPrefix("_$") == true { return nil }
-        return DumpChild(label: Self.fieldLabel(child.label), node: node(child.value, context: context))
+        return DumpChild(
+          label: Self.fieldLabel(child.label),
+          node: node(child.value, context: context)
+        )
       }
   }
 

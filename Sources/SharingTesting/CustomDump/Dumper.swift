@@ -80,13 +80,21 @@ struct Dumper {
     case .enum:
       return enumNode(value, mirror: mirror, typeName: typeName, context: context)
     case .tuple:
-      return container(.fields, "(", ")", Self.hasChildren(mirror), context) { fields(of: mirror, context: $0) }
+      return container(.fields, "(", ")", Self.hasChildren(mirror), context) {
+        fields(of: mirror, context: $0)
+      }
     case .collection:
-      return container(.elements, "[", "]", Self.hasChildren(mirror), context) { elements(of: mirror, context: $0) }
+      return container(.elements, "[", "]", Self.hasChildren(mirror), context) {
+        elements(of: mirror, context: $0)
+      }
     case .set:
-      return container(.set, "Set([", "])", Self.hasChildren(mirror), context) { setElements(of: mirror, context: $0) }
+      return container(.set, "Set([", "])", Self.hasChildren(mirror), context) {
+        setElements(of: mirror, context: $0)
+      }
     case .dictionary:
-      return container(.dictionary, "[", "]", Self.hasChildren(mirror), context) { entries(of: mirror, context: $0) }
+      return container(.dictionary, "[", "]", Self.hasChildren(mirror), context) {
+        entries(of: mirror, context: $0)
+      }
     case .struct, .class:
       return container(.fields, "\(typeName)(", ")", Self.hasChildren(mirror), context) {
         fields(of: mirror, context: $0)

@@ -7,15 +7,21 @@
 /// diff of the two renderings.
 enum NodeDiff {
   static func lines(_ first: DumpNode, _ second: DumpNode) -> [DiffLine] {
-    child(DumpChild(label: .none, node: first), DumpChild(label: .none, node: second), (false, false))
+    child(
+      DumpChild(label: .none, node: first),
+      DumpChild(label: .none, node: second),
+      (false, false)
+    )
   }
 
   /// Whether each side's rendering of a child ends in a comma.
   typealias Commas = (first: Bool, second: Bool)
 
-  private static func child(_ first: DumpChild, _ second: DumpChild, _ commas: Commas)
-    -> [DiffLine]
-  {
+  private static func child(
+    _ first: DumpChild,
+    _ second: DumpChild,
+    _ commas: Commas
+  ) -> [DiffLine] {
     if first.node == second.node {
       return unchanged(DumpChild(label: second.label, node: second.node), commas)
     }

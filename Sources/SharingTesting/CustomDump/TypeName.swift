@@ -42,7 +42,9 @@ enum TypeName {
       if !continuesPath, components.count > 1 { components.removeFirst() }
       index = end
       var arguments: [String] = []
-      if index < text.endIndex, text[index] == "<", let close = closingBracket(in: text, from: index) {
+      if index < text.endIndex, text[index] == "<",
+        let close = closingBracket(in: text, from: index)
+      {
         arguments = topLevelArguments(text[text.index(after: index)..<close]).map(simplify)
         index = text.index(after: close)
       }
@@ -51,9 +53,11 @@ enum TypeName {
     return output
   }
 
-  private static func sugared(_ qualifiedName: String, _ name: String, _ arguments: [String])
-    -> String
-  {
+  private static func sugared(
+    _ qualifiedName: String,
+    _ name: String,
+    _ arguments: [String]
+  ) -> String {
     switch (qualifiedName, arguments.count) {
     case ("Swift.Optional", 1):
       let wrapped = arguments[0]
@@ -70,9 +74,10 @@ enum TypeName {
     }
   }
 
-  private static func closingBracket(in text: Substring, from open: Substring.Index)
-    -> Substring.Index?
-  {
+  private static func closingBracket(
+    in text: Substring,
+    from open: Substring.Index
+  ) -> Substring.Index? {
     var depth = 0
     var previous: Character?
     for index in text[open...].indices {
