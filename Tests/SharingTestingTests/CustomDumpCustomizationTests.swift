@@ -56,6 +56,18 @@ import Testing
     #expect(String(customDumping: Wrapper(Tab.profile)) == "Wrapper(profile)")
   }
 
+  @Test func wrappersOfOptionalsPrintNilOrTheWrappedValue() {
+    #expect(String(customDumping: Wrapper(Stats?.none)) == "nil")
+    #expect(
+      String(customDumping: Wrapper(Stats?.some(Stats(count: 0, maxCount: 0)))) == """
+        Stats(
+          count: 0,
+          maxCount: 0
+        )
+        """
+    )
+  }
+
   @Test func wrapperCyclesAreCut() {
     let cell = Cell()
     cell.value = Wrapper(Link(cell: cell))

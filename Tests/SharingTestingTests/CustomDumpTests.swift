@@ -112,6 +112,16 @@ import Testing
     #expect(String(customDumping: "") == #""""#)
   }
 
+  @Test func substringsAndStaticStringsAreStrings() {
+    #expect(String(customDumping: "abc".dropFirst()) == #""bc""#)
+    let greeting: StaticString = "hi"
+    #expect(String(customDumping: greeting) == #""hi""#)
+  }
+
+  @Test func windowsLineEndingsKeepTheirCarriageReturn() {
+    #expect(String(customDumping: "a\r\nb") == "\"\"\"\na\\r\nb\n\"\"\"")
+  }
+
   @Test func unicodeIsKeptAsIs() {
     #expect(String(customDumping: "👨‍👩‍👧 🇨🇦 ok") == #""👨‍👩‍👧 🇨🇦 ok""#)
     #expect(String(customDumping: "東京") == #""東京""#)
@@ -180,6 +190,19 @@ import Testing
           .profile: [
             [0]: 1
           ]
+        ]
+        """
+    )
+  }
+
+  @Test func dictionaryKeysCanSpanLines() {
+    #expect(
+      String(customDumping: [Stats(count: 1, minCount: 0): "one"]) == """
+        [
+          Stats(
+            count: 1,
+            minCount: 0
+          ): "one"
         ]
         """
     )
@@ -270,7 +293,7 @@ import Testing
 
 // MARK: - Fixtures
 
-private struct Stats: Equatable {
+private struct Stats: Hashable {
   var count: Int
   var minCount: Int
 }

@@ -3,7 +3,7 @@ extension DumpNode {
   var lines: [String] {
     switch self {
     case .leaf(let text):
-      return text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+      return text.lineFeedSeparated
     case .container(let container):
       return container.lines
     }
@@ -13,7 +13,7 @@ extension DumpNode {
   var singleLine: String? {
     switch self {
     case .leaf(let text):
-      return text.contains("\n") ? nil : text
+      return text.unicodeScalars.contains("\n") ? nil : text
     case .container(let container):
       return container.singleLine
     }
@@ -79,4 +79,13 @@ extension DumpLabel {
 extension String {
   /// The line moved two spaces right; blank lines stay blank.
   var indented: String { isEmpty ? self : "  " + self }
+
+  /// The lines of the text, split at every line feed.
+  ///
+  /// `Character` treats `\r\n` as one character, so splitting on `"\n"` characters would
+  /// miss Windows line endings; this splits on scalars and leaves the `\r` on its line.
+  var lineFeedSeparated: [String] {
+    unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+      .map { String(Substring($0)) }
+  }
 }

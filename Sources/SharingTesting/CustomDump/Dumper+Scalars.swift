@@ -6,6 +6,7 @@ extension Dumper {
     switch value {
     case let value as String: StringLiteral.render(value)
     case let value as Substring: StringLiteral.render(value)
+    case let value as StaticString: StringLiteral.render(value.description)
     case let value as Character: StringLiteral.quoted(String(value))
     case let value as Unicode.Scalar: StringLiteral.quoted(String(value))
     case let value as Bool: value.description

@@ -4,10 +4,10 @@
 /// 1. `Optional` prints `nil` or its wrapped value.
 /// 2. ``CustomDumpStringConvertible``, ``CustomDumpRepresentable`` and
 ///    ``CustomDumpReflectable`` conformances.
-/// 3. Wrappers: a `CustomReflectable` value whose mirror describes another type is dumped as
-///    that type (`Shared<Stats>` prints as `Stats(…)`).
-/// 4. Scalars: strings, numbers, `Bool`, `Date`, `URL`, `UUID`, `Data`, `Decimal`, metatypes.
-/// 5. The mirror's display style: struct, class, enum, tuple, collection, set, dictionary.
+/// 3. Scalars: strings, numbers, `Bool`, `Date`, `URL`, `UUID`, `Data`, `Decimal`, metatypes.
+/// 4. The mirror's display style: struct, class, enum, tuple, collection, set, dictionary.
+///    The mirror's subject type names the value, so a wrapper whose `customMirror` reflects
+///    another value (`Shared<Stats>`) prints as that value's type (`Stats(…)`).
 struct Dumper {
   /// How many container levels are printed; deeper containers print as `TypeName(…)`.
   var maxDepth = Int.max
@@ -49,18 +49,18 @@ struct Dumper {
     if let reflectable = value as? any CustomDumpReflectable {
       return node(value, mirror: reflectable.customDumpMirror, context: context)
     }
-    if let reflectable = value as? any CustomReflectable {
-      let mirror = reflectable.customMirror
-      if mirror.subjectType != type(of: value) {
-        // NB: A mirror keeps no value, so a scalar or a payload-free enum case behind a
-        // wrapper cannot be recovered from it; the wrapper's description stands in.
-        guard mirror.displayStyle != nil, mirror.displayStyle != .enum || !mirror.children.isEmpty
-        else { return .leaf(String(describing: value)) }
-        return node(value, mirror: mirror, context: context)
-      }
-    }
     if let text = Self.scalarText(value) { return .leaf(text) }
-    return node(value, mirror: Mirror(reflecting: value), context: context)
+    guard let mirror = (value as? any CustomReflectable)?.customMirror else {
+      return node(value, mirror: Mirror(reflecting: value), context: context)
+    }
+    // NB: A mirror keeps no value, so a scalar or a payload-free enum case behind a wrapper
+    // cannot be recovered from it; the wrapper's description stands in.
+    if mirror.subjectType != type(of: value), mirror.children.isEmpty,
+      mirror.displayStyle == nil || mirror.displayStyle == .enum
+    {
+      return .leaf(String(describing: value))
+    }
+    return node(value, mirror: mirror, context: context)
   }
 
   private func node(_ value: Any, mirror: Mirror, context: Context) -> DumpNode {

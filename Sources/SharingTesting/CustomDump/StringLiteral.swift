@@ -7,7 +7,7 @@
 enum StringLiteral {
   static func render(_ text: some StringProtocol) -> String {
     guard text.unicodeScalars.contains("\n") else { return quoted(text) }
-    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    let lines = String(text).lineFeedSeparated
     return (["\"\"\""] + lines.map { escaped($0, isBlock: true) } + ["\"\"\""])
       .joined(separator: "\n")
   }

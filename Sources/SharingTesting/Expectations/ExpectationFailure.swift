@@ -45,8 +45,6 @@ enum ExpectationFailure {
   }
 
   private static func indented(_ text: String) -> String {
-    text.split(separator: "\n", omittingEmptySubsequences: false)
-      .map { $0.isEmpty ? "" : "  \($0)" }
-      .joined(separator: "\n")
+    text.lineFeedSeparated.map(\.indented).joined(separator: "\n")
   }
 }
