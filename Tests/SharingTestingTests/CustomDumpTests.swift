@@ -231,6 +231,15 @@ import Testing
     )
   }
 
+  @Test func classWithoutFields() {
+    #expect(String(customDumping: Marker()) == "Marker()")
+  }
+
+  @Test func closuresAreOpaque() {
+    let increment: (Int) -> Int = { $0 + 1 }
+    #expect(String(customDumping: increment) == "(Function)")
+  }
+
   @Test func classCyclesAreCut() {
     let node = Node(name: "a")
     node.next = Node(name: "b")
@@ -360,6 +369,8 @@ private final class Dog: Animal {
     super.init(name: name)
   }
 }
+
+private final class Marker {}
 
 private final class Node {
   let name: String

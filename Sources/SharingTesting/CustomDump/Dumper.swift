@@ -95,12 +95,11 @@ struct Dumper {
       return container(.dictionary, "[", "]", Self.hasChildren(mirror), context) {
         entries(of: mirror, context: $0)
       }
-    case .struct, .class:
-      return container(.fields, "\(typeName)(", ")", Self.hasChildren(mirror), context) {
-        fields(of: mirror, context: $0)
-      }
     default:
-      guard Self.hasChildren(mirror) || value is any CustomDumpReflectable else {
+      // NB: Without a display style or children a value is opaque, like a closure.
+      if mirror.displayStyle == nil, !Self.hasChildren(mirror),
+        !(value is any CustomDumpReflectable)
+      {
         return .leaf(String(describing: value))
       }
       return container(.fields, "\(typeName)(", ")", Self.hasChildren(mirror), context) {
