@@ -1,0 +1,65 @@
+extension Dumper {
+  /// Fields of a struct, class or tuple; a class's inherited fields come first.
+  func fields(of mirror: Mirror, context: Context) -> [DumpChild] {
+    let inherited = mirror.superclassMirror.map { fields(of: $0, context: context) } ?? []
+    return inherited
+      + mirror.children.compactMap { child in
+        // NB: Macros store bookkeeping such as `_$observationRegistrar` in `_$` fields.
+        if child.label?.hasPrefix("_$") == true { return nil }
+        return DumpChild(
+          label: Self.fieldLabel(child.label),
+          node: node(child.value, context: context)
+        )
+      }
+  }
+
+  /// Elements of an ordered collection, labeled by index.
+  func elements(of mirror: Mirror, context: Context) -> [DumpChild] {
+    let values = mirror.children.map(\.value)
+    let shown = values.prefix(elementLimit ?? values.count).enumerated().map { offset, value in
+      DumpChild(label: .index(offset), node: node(value, context: context))
+    }
+    return abbreviated(shown, total: values.count)
+  }
+
+  /// Elements of a set, sorted by their dumps.
+  func setElements(of mirror: Mirror, context: Context) -> [DumpChild] {
+    let sorted = mirror.children
+      .map { DumpChild(label: .none, node: node($0.value, context: context)) }
+      .sorted { Self.sortKey($0.node) < Self.sortKey($1.node) }
+    return abbreviated(Array(sorted.prefix(elementLimit ?? sorted.count)), total: sorted.count)
+  }
+
+  /// Entries of a dictionary, sorted by the dumps of their keys.
+  func entries(of mirror: Mirror, context: Context) -> [DumpChild] {
+    let sorted = mirror.children
+      .compactMap { entry -> (key: DumpNode, value: DumpNode)? in
+        let pair = Mirror(reflecting: entry.value).children.map(\.value)
+        guard pair.count == 2 else { return nil }
+        return (node(pair[0], context: context), node(pair[1], context: context))
+      }
+      .sorted { Self.sortKey($0.key) < Self.sortKey($1.key) }
+    let shown = sorted.prefix(elementLimit ?? sorted.count).map {
+      DumpChild(label: .key($0.key), node: $0.value)
+    }
+    return abbreviated(shown, total: sorted.count)
+  }
+
+  /// Appends `… (N more)` when a collection has more elements than were dumped.
+  private func abbreviated(_ shown: [DumpChild], total: Int) -> [DumpChild] {
+    guard total > shown.count else { return shown }
+    return shown + [DumpChild(label: .none, node: .leaf("… (\(total - shown.count) more)"))]
+  }
+
+  private static func fieldLabel(_ label: String?) -> DumpLabel {
+    // NB: Mirrors label unlabeled tuple elements `.0`, `.1`, ….
+    guard let label, !(label.first == "." && label.dropFirst().allSatisfy(\.isNumber)) else {
+      return .none
+    }
+    return .field(label)
+  }
+
+  static func sortKey(_ node: DumpNode) -> String {
+    node.lines.joined(separator: "\n")
+  }
+}

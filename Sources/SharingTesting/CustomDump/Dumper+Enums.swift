@@ -1,0 +1,32 @@
+extension Dumper {
+  /// An enum case: `.name`, `.name(payload)` or `.name(label: payload, …)`.
+  ///
+  /// The type name is printed only at the root of a dump (`Tab.counter`); nested cases
+  /// print with a leading dot (`.counter`), their type implied by context.
+  func enumNode(_ value: Any, mirror: Mirror, typeName: String, context: Context) -> DumpNode {
+    let prefix = context.isRoot ? "\(typeName)." : "."
+    guard let payload = mirror.children.first else {
+      return .leaf(prefix + (Self.caseName(of: value) ?? String(describing: value)))
+    }
+    let payloadMirror = Mirror(reflecting: payload.value)
+    let opening = "\(prefix)\(payload.label ?? String(describing: value))("
+    return container(.fields, opening, ")", true, context, isInline: true) { context in
+      guard payloadMirror.displayStyle == .tuple else {
+        return [DumpChild(label: .none, node: node(payload.value, context: context))]
+      }
+      return fields(of: payloadMirror, context: context)
+    }
+  }
+
+  /// The name of an enum value's case, even when the enum has a custom description.
+  private static func caseName(of value: Any) -> String? {
+    func open<Value>(_ value: Value) -> String? {
+      swiftEnumCaseName(value).map { String(cString: $0) }
+    }
+    return open(value)
+  }
+}
+
+// NB: The runtime entry point behind `print` for enum cases; it returns `nil` for non-enums.
+@_silgen_name("swift_EnumCaseName")
+private func swiftEnumCaseName<Value>(_ value: Value) -> UnsafePointer<CChar>?

@@ -1,0 +1,25 @@
+import Foundation
+
+extension Dumper {
+  /// The text of a value that prints without children, or `nil` for other values.
+  static func scalarText(_ value: Any) -> String? {
+    switch value {
+    case let value as String: StringLiteral.render(value)
+    case let value as Substring: StringLiteral.render(value)
+    case let value as StaticString: StringLiteral.render(value.description)
+    case let value as Character: StringLiteral.quoted(String(value))
+    case let value as Unicode.Scalar: StringLiteral.quoted(String(value))
+    case let value as Bool: value.description
+    case let value as any BinaryInteger: String(describing: value)
+    case let value as any BinaryFloatingPoint: String(describing: value)
+    case let value as Decimal: value.description
+    case let value as Date:
+      "Date(\(value.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))))"
+    case let value as URL: "URL(\(value.absoluteString))"
+    case let value as UUID: "UUID(\(value.uuidString))"
+    case let value as Data: "Data(\(value.count) \(value.count == 1 ? "byte" : "bytes"))"
+    case let value as any Any.Type: "\(TypeName.of(value)).self"
+    default: nil
+    }
+  }
+}

@@ -1,0 +1,147 @@
+/// Builds the ``DumpNode`` tree of a value by walking its mirror.
+///
+/// The rules, in order of precedence:
+/// 1. `Optional` prints `nil` or its wrapped value.
+/// 2. ``CustomDumpStringConvertible``, ``CustomDumpRepresentable`` and
+///    ``CustomDumpReflectable`` conformances.
+/// 3. Scalars: strings, numbers, `Bool`, `Date`, `URL`, `UUID`, `Data`, `Decimal`, metatypes.
+/// 4. The mirror's display style: struct, class, enum, tuple, collection, set, dictionary.
+///    The mirror's subject type names the value, so a wrapper whose `customMirror` reflects
+///    another value (`Shared<Stats>`) prints as that value's type (`Stats(…)`).
+struct Dumper {
+  /// How many container levels are printed; deeper containers print as `TypeName(…)`.
+  var maxDepth = Int.max
+  /// How many elements of a collection are printed before `… (N more)`; `nil` prints all.
+  var elementLimit: Int?
+
+  /// The number of elements a dump prints of a collection before abbreviating it.
+  static let defaultElementLimit = 50
+
+  func node(for value: Any) -> DumpNode {
+    node(value, context: Context(depth: 0, isRoot: true, visiting: []))
+  }
+
+  /// Where in the tree a value is being dumped.
+  struct Context {
+    var depth: Int
+    var isRoot: Bool
+    /// The objects on the path from the root, to stop at reference cycles.
+    var visiting: Set<ObjectIdentifier>
+
+    var child: Context { Context(depth: depth + 1, isRoot: false, visiting: visiting) }
+  }
+
+  func node(_ value: Any, context: Context) -> DumpNode {
+    if let optional = value as? any AnyOptional {
+      guard let wrapped = optional.wrappedAny else { return .leaf("nil") }
+      return node(wrapped, context: context)
+    }
+    if type(of: value) == AnyHashable.self, let hashable = value as? AnyHashable {
+      return node(hashable.base, context: context)
+    }
+    if let value = value as? any CustomDumpStringConvertible {
+      return .leaf(value.customDumpDescription)
+    }
+    if let representable = value as? any CustomDumpRepresentable {
+      let represented = representable.customDumpValue
+      if type(of: represented) != type(of: value) { return node(represented, context: context) }
+    }
+    if let reflectable = value as? any CustomDumpReflectable {
+      return node(value, mirror: reflectable.customDumpMirror, context: context)
+    }
+    if let text = Self.scalarText(value) { return .leaf(text) }
+    guard let mirror = (value as? any CustomReflectable)?.customMirror else {
+      return node(value, mirror: Mirror(reflecting: value), context: context)
+    }
+    // NB: A mirror keeps no value, so a scalar or a payload-free enum case behind a wrapper
+    // cannot be recovered from it; the wrapper's description stands in.
+    if mirror.subjectType != type(of: value), mirror.children.isEmpty,
+      mirror.displayStyle == nil || mirror.displayStyle == .enum
+    {
+      return .leaf(String(describing: value))
+    }
+    return node(value, mirror: mirror, context: context)
+  }
+
+  private func node(_ value: Any, mirror: Mirror, context: Context) -> DumpNode {
+    var context = context
+    if type(of: value) is AnyClass {
+      let identifier = ObjectIdentifier(value as AnyObject)
+      if context.visiting.contains(identifier) {
+        return .leaf("\(TypeName.of(mirror.subjectType))(↩︎)")
+      }
+      context.visiting.insert(identifier)
+    }
+    let typeName = TypeName.of(mirror.subjectType)
+    switch mirror.displayStyle {
+    case .optional:
+      guard let wrapped = mirror.children.first?.value else { return .leaf("nil") }
+      return node(wrapped, context: context)
+    case .enum:
+      return enumNode(value, mirror: mirror, typeName: typeName, context: context)
+    case .tuple:
+      return container(.fields, "(", ")", Self.hasChildren(mirror), context) {
+        fields(of: mirror, context: $0)
+      }
+    case .collection:
+      return container(.elements, "[", "]", Self.hasChildren(mirror), context) {
+        elements(of: mirror, context: $0)
+      }
+    case .set:
+      return container(.set, "Set([", "])", Self.hasChildren(mirror), context) {
+        setElements(of: mirror, context: $0)
+      }
+    case .dictionary:
+      return container(.dictionary, "[", "]", Self.hasChildren(mirror), context) {
+        entries(of: mirror, context: $0)
+      }
+    default:
+      // NB: Without a display style or children a value is opaque, like a closure.
+      if mirror.displayStyle == nil, !Self.hasChildren(mirror),
+        !(value is any CustomDumpReflectable)
+      {
+        return .leaf(String(describing: value))
+      }
+      return container(.fields, "\(typeName)(", ")", Self.hasChildren(mirror), context) {
+        fields(of: mirror, context: $0)
+      }
+    }
+  }
+
+  /// A container node, its children elided beyond ``maxDepth``.
+  func container(
+    _ kind: DumpContainer.Kind,
+    _ opening: String,
+    _ closing: String,
+    _ hasChildren: Bool,
+    _ context: Context,
+    isInline: Bool = false,
+    children: (Context) -> [DumpChild]
+  ) -> DumpNode {
+    var container = DumpContainer(
+      kind: kind,
+      opening: opening,
+      closing: closing,
+      isInline: isInline,
+      children: []
+    )
+    if context.depth >= maxDepth {
+      return .leaf(hasChildren ? container.collapsed : container.emptyForm)
+    }
+    container.children = children(context.child)
+    return .container(container)
+  }
+
+  static func hasChildren(_ mirror: Mirror) -> Bool {
+    !mirror.children.isEmpty || (mirror.superclassMirror.map(hasChildren) ?? false)
+  }
+}
+
+/// Gives access to an `Optional`'s wrapped value when it is typed `Any`.
+protocol AnyOptional {
+  var wrappedAny: Any? { get }
+}
+
+extension Optional: AnyOptional {
+  var wrappedAny: Any? { self.map { $0 } }
+}

@@ -1,0 +1,69 @@
+/// One line of a diff, before ``DiffFormat`` markers are applied.
+enum DiffLine: Equatable, Sendable {
+  /// A line both values share.
+  case both(String)
+  /// A line only the first (expected) value has.
+  case first(String)
+  /// A line only the second (actual) value has.
+  case second(String)
+
+  var indented: DiffLine {
+    switch self {
+    case .both(let text): .both(text.indented)
+    case .first(let text): .first(text.indented)
+    case .second(let text): .second(text.indented)
+    }
+  }
+}
+
+/// A step of an alignment between two sequences.
+enum EditStep: Equatable, Sendable {
+  /// Elements at these offsets of the first and second sequence correspond.
+  case both(Int, Int)
+  /// The element at this offset of the first sequence has no counterpart.
+  case first(Int)
+  /// The element at this offset of the second sequence has no counterpart.
+  case second(Int)
+}
+
+/// Shortest edit scripts between sequences, from the standard library's Myers difference.
+enum EditScript {
+  /// The steps that turn `first` into `second`; in each changed region, removals come first.
+  static func align<Element: Equatable>(_ first: [Element], _ second: [Element]) -> [EditStep] {
+    var removed = Set<Int>()
+    var inserted = Set<Int>()
+    for change in second.difference(from: first) {
+      switch change {
+      case .remove(let offset, _, _): removed.insert(offset)
+      case .insert(let offset, _, _): inserted.insert(offset)
+      }
+    }
+    var steps: [EditStep] = []
+    var (i, j) = (0, 0)
+    while i < first.count || j < second.count {
+      if i < first.count, removed.contains(i) {
+        steps.append(.first(i))
+        i += 1
+      } else if j < second.count, inserted.contains(j) {
+        steps.append(.second(j))
+        j += 1
+      } else {
+        steps.append(.both(i, j))
+        i += 1
+        j += 1
+      }
+    }
+    return steps
+  }
+
+  /// A line-by-line diff of two texts.
+  static func lines(_ first: [String], _ second: [String]) -> [DiffLine] {
+    align(first, second).map { step in
+      switch step {
+      case .both(_, let j): .both(second[j])
+      case .first(let i): .first(first[i])
+      case .second(let j): .second(second[j])
+      }
+    }
+  }
+}

@@ -1,0 +1,150 @@
+/// Diffs two ``DumpNode`` trees, descending into containers whose shapes match.
+///
+/// Containers of the same type (or enum case) are compared child by child: struct fields by
+/// position, array and set elements by a shortest edit script, dictionary entries by key.
+/// Unchanged children print collapsed (`stats: Stats(…)`), and runs of two or more unchanged
+/// elements in a collection print as `… (N unchanged)`. Anything else falls back to a line
+/// diff of the two renderings.
+enum NodeDiff {
+  static func lines(_ first: DumpNode, _ second: DumpNode) -> [DiffLine] {
+    child(
+      DumpChild(label: .none, node: first),
+      DumpChild(label: .none, node: second),
+      (false, false)
+    )
+  }
+
+  /// Whether each side's rendering of a child ends in a comma.
+  typealias Commas = (first: Bool, second: Bool)
+
+  private static func child(
+    _ first: DumpChild,
+    _ second: DumpChild,
+    _ commas: Commas
+  ) -> [DiffLine] {
+    if first.node == second.node {
+      return unchanged(DumpChild(label: second.label, node: second.node), commas)
+    }
+    guard
+      first.label == second.label,
+      case .container(let a) = first.node,
+      case .container(let b) = second.node,
+      let steps = alignment(a, b)
+    else {
+      return EditScript.lines(first.lines(comma: commas.first), second.lines(comma: commas.second))
+    }
+    let header = DumpChild(label: first.label, node: .leaf(a.opening)).lines(comma: false)
+    let body = children(steps, a.children, b.children, collapsesRuns: a.kind != .fields)
+    return header.map(DiffLine.both) + body.map(\.indented)
+      + [.both(b.closing + (commas.second ? "," : ""))]
+  }
+
+  /// An unchanged child, collapsed. A comma that only one side has is not a change worth
+  /// showing, so the second side's punctuation is used.
+  private static func unchanged(_ child: DumpChild, _ commas: Commas) -> [DiffLine] {
+    DumpChild(label: child.label, node: child.node.collapsed)
+      .lines(comma: commas.second)
+      .map(DiffLine.both)
+  }
+
+  /// How the children of two containers correspond, or `nil` when they are not comparable
+  /// child by child.
+  private static func alignment(_ a: DumpContainer, _ b: DumpContainer) -> [EditStep]? {
+    guard
+      a.kind == b.kind, a.opening == b.opening, a.closing == b.closing,
+      !a.children.isEmpty, !b.children.isEmpty,
+      a.singleLine == nil, b.singleLine == nil
+    else { return nil }
+    switch a.kind {
+    case .fields:
+      guard a.children.map(\.label) == b.children.map(\.label) else { return nil }
+      return a.children.indices.map { .both($0, $0) }
+    case .elements:
+      return pairingChanges(
+        EditScript.align(a.children.map(\.node), b.children.map(\.node)),
+        a.children,
+        b.children
+      )
+    case .set:
+      return EditScript.align(a.children.map(\.node), b.children.map(\.node))
+    case .dictionary:
+      return EditScript.align(a.children.map(\.label), b.children.map(\.label))
+    }
+  }
+
+  /// Pairs removed and inserted elements at the same index, so a changed element is diffed
+  /// in place rather than printed twice.
+  private static func pairingChanges(
+    _ steps: [EditStep],
+    _ a: [DumpChild],
+    _ b: [DumpChild]
+  ) -> [EditStep] {
+    var result: [EditStep] = []
+    var removed: [Int] = []
+    var inserted: [Int] = []
+    func flush() {
+      var unpaired: (first: [EditStep], second: [EditStep]) = ([], [])
+      for offset in 0..<max(removed.count, inserted.count) {
+        let i = offset < removed.count ? removed[offset] : nil
+        let j = offset < inserted.count ? inserted[offset] : nil
+        if let i, let j, a[i].label == b[j].label {
+          result.append(.both(i, j))
+        } else {
+          unpaired.first += i.map { [.first($0)] } ?? []
+          unpaired.second += j.map { [.second($0)] } ?? []
+        }
+      }
+      result += unpaired.first + unpaired.second
+      removed = []
+      inserted = []
+    }
+    for step in steps {
+      switch step {
+      case .first(let i): removed.append(i)
+      case .second(let j): inserted.append(j)
+      case .both:
+        flush()
+        result.append(step)
+      }
+    }
+    flush()
+    return result
+  }
+
+  /// The diff of two containers' children, following an alignment.
+  private static func children(
+    _ steps: [EditStep],
+    _ a: [DumpChild],
+    _ b: [DumpChild],
+    collapsesRuns: Bool
+  ) -> [DiffLine] {
+    var lines: [DiffLine] = []
+    var run: [(Int, Int)] = []
+    func commas(_ i: Int, _ j: Int) -> Commas { (i < a.count - 1, j < b.count - 1) }
+    func flushRun() {
+      if collapsesRuns, run.count > 1, let (i, j) = run.last {
+        lines.append(.both("… (\(run.count) unchanged)" + (commas(i, j).second ? "," : "")))
+      } else {
+        for (i, j) in run { lines += child(a[i], b[j], commas(i, j)) }
+      }
+      run = []
+    }
+    for step in steps {
+      if case .both(let i, let j) = step, a[i].node == b[j].node {
+        run.append((i, j))
+        continue
+      }
+      flushRun()
+      switch step {
+      case .both(let i, let j):
+        lines += child(a[i], b[j], commas(i, j))
+      case .first(let i):
+        lines += a[i].lines(comma: i < a.count - 1).map(DiffLine.first)
+      case .second(let j):
+        lines += b[j].lines(comma: j < b.count - 1).map(DiffLine.second)
+      }
+    }
+    flushRun()
+    return lines
+  }
+}

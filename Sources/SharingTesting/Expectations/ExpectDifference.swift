@@ -1,0 +1,110 @@
+/// Expects an operation to change a value exactly as described.
+///
+/// The value is evaluated before and after `operation`; `changes` applies the expected
+/// mutations to the value from before, and the result must equal the value from after.
+///
+/// ```swift
+/// expectDifference(model.stats) {
+///   model.incrementButtonTapped()
+/// } changes: {
+///   $0.count = 1
+///   $0.numberOfCounts = 1
+/// }
+/// ```
+///
+/// A mismatch is reported with a diff of the dumps:
+///
+/// ```
+/// Difference: …
+///
+///     Stats(
+///       count: 1,
+///   −   numberOfCounts: 0
+///   +   numberOfCounts: 1
+///     )
+///
+/// (Expected: −, Actual: +)
+/// ```
+///
+/// An error thrown by the expression, the operation or `changes` is reported as an issue.
+///
+/// - Parameters:
+///   - expression: The value to evaluate before and after the operation.
+///   - message: A description printed before the failure.
+///   - operation: The work that changes the value. Without one, `changes` describes how the
+///     value differs from its state before, evaluated twice in a row.
+///   - updateValueToExpectedOutcome: Applies the expected changes to the value from before.
+///   - fileID: The file ID of the call site.
+///   - filePath: The file path of the call site.
+///   - line: The line of the call site.
+///   - column: The column of the call site.
+public func expectDifference<T: Equatable>(
+  _ expression: @autoclosure () throws -> T,
+  _ message: @autoclosure () -> String? = nil,
+  operation: () throws -> Void = {},
+  changes updateValueToExpectedOutcome: (inout T) throws -> Void,
+  fileID: StaticString = #fileID,
+  filePath: StaticString = #filePath,
+  line: UInt = #line,
+  column: UInt = #column
+) {
+  do {
+    var expected = try expression()
+    try operation()
+    let actual = try expression()
+    try updateValueToExpectedOutcome(&expected)
+    if let failure = ExpectationFailure.difference(expected, actual, message: message()) {
+      reportIssue(failure, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+  } catch {
+    reportIssue(error, message(), fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+}
+
+/// Expects an asynchronous operation to change a value exactly as described.
+///
+/// ```swift
+/// await expectDifference(model.stats) {
+///   await model.refreshButtonTapped()
+/// } changes: {
+///   $0.count = 0
+/// }
+/// ```
+///
+/// See ``expectDifference(_:_:operation:changes:fileID:filePath:line:column:)`` for details.
+///
+/// - Parameters:
+///   - expression: The value to evaluate before and after the operation.
+///   - message: A description printed before the failure.
+///   - operation: The work that changes the value.
+///   - updateValueToExpectedOutcome: Applies the expected changes to the value from before.
+///   - fileID: The file ID of the call site.
+///   - filePath: The file path of the call site.
+///   - line: The line of the call site.
+///   - column: The column of the call site.
+///   - isolation: The actor the caller runs on, which the closures also run on.
+// NB: Disfavored so that a synchronous operation in an async context needs no `await`.
+@_disfavoredOverload
+public func expectDifference<T: Equatable>(
+  _ expression: @autoclosure () throws -> T,
+  _ message: @autoclosure () -> String? = nil,
+  operation: () async throws -> Void,
+  changes updateValueToExpectedOutcome: (inout T) throws -> Void,
+  fileID: StaticString = #fileID,
+  filePath: StaticString = #filePath,
+  line: UInt = #line,
+  column: UInt = #column,
+  isolation: isolated (any Actor)? = #isolation
+) async {
+  do {
+    var expected = try expression()
+    try await operation()
+    let actual = try expression()
+    try updateValueToExpectedOutcome(&expected)
+    if let failure = ExpectationFailure.difference(expected, actual, message: message()) {
+      reportIssue(failure, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+  } catch {
+    reportIssue(error, message(), fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+}

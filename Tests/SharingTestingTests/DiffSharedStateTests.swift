@@ -1,0 +1,121 @@
+import SharingTesting
+import Testing
+
+/// The shape of the shared-state case study: one `Stats` reference held in three places.
+@Suite struct DiffSharedStateTests {
+  @Test func changesInSharedStatsShowEverywhereTheyAreHeld() {
+    let before = SharedState.State(stats: Reference(Stats()))
+    let after = SharedState.State(
+      stats: Reference(Stats(count: 1, maxCount: 1, minCount: 0, numberOfCounts: 1))
+    )
+    #expect(
+      diff(before, after) == """
+          SharedState.State(
+            currentTab: .counter,
+            counter: CounterTab.State(
+              alert: nil,
+              stats: Stats(
+        −       count: 0,
+        +       count: 1,
+        −       maxCount: 0,
+        +       maxCount: 1,
+                minCount: 0,
+        −       numberOfCounts: 0
+        +       numberOfCounts: 1
+              )
+            ),
+            profile: ProfileTab.State(
+              stats: Stats(
+        −       count: 0,
+        +       count: 1,
+        −       maxCount: 0,
+        +       maxCount: 1,
+                minCount: 0,
+        −       numberOfCounts: 0
+        +       numberOfCounts: 1
+              )
+            ),
+            stats: Stats(
+        −     count: 0,
+        +     count: 1,
+        −     maxCount: 0,
+        +     maxCount: 1,
+              minCount: 0,
+        −     numberOfCounts: 0
+        +     numberOfCounts: 1
+            )
+          )
+        """
+    )
+  }
+
+  @Test func unchangedSharedStatsAreCollapsed() {
+    let stats = Reference(Stats())
+    let before = SharedState.State(stats: stats)
+    var after = before
+    after.counter.alert = "👎 The number 0 is not prime :("
+    #expect(
+      diff(before, after) == """
+          SharedState.State(
+            currentTab: .counter,
+            counter: CounterTab.State(
+        −     alert: nil,
+        +     alert: "👎 The number 0 is not prime :(",
+              stats: Stats(…)
+            ),
+            profile: ProfileTab.State(…),
+            stats: Stats(…)
+          )
+        """
+    )
+  }
+}
+
+// MARK: - Fixtures
+
+private struct Stats: Equatable {
+  var count = 0
+  var maxCount = 0
+  var minCount = 0
+  var numberOfCounts = 0
+}
+
+/// Stands in for `Shared`: a reference whose mirror is its current value's.
+private final class Reference<Value>: CustomReflectable {
+  let value: Value
+  init(_ value: Value) { self.value = value }
+  var customMirror: Mirror { Mirror(reflecting: value) }
+}
+
+private enum Tab {
+  case counter
+  case profile
+}
+
+private enum CounterTab {
+  struct State {
+    var alert: String?
+    var stats: Reference<Stats>
+  }
+}
+
+private enum ProfileTab {
+  struct State {
+    var stats: Reference<Stats>
+  }
+}
+
+private enum SharedState {
+  struct State {
+    var currentTab = Tab.counter
+    var counter: CounterTab.State
+    var profile: ProfileTab.State
+    var stats: Reference<Stats>
+
+    init(stats: Reference<Stats>) {
+      self.counter = CounterTab.State(stats: stats)
+      self.profile = ProfileTab.State(stats: stats)
+      self.stats = stats
+    }
+  }
+}
