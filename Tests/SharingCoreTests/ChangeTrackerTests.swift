@@ -1,5 +1,6 @@
-@testable import SharingCore
 import Testing
+
+@testable import SharingCore
 
 @Suite struct ChangeTrackerTests {
   @Test func firstTrackedWriteSnapshotsTheOldValue() throws {

@@ -13,7 +13,9 @@ private func initializers(store: TestStore<Int>, optionals: TestStore<Int?>) asy
   @SharedReader(.test("count", store: store)) var reader = 0
   @SharedReader(.testReader("count", store: store)) var readerFromReaderKey = 0
   let required: Shared<Int> = try await Shared(require: .test("count", store: store))
-  let requiredReader: SharedReader<Int> = try await SharedReader(require: .test("count", store: store))
+  let requiredReader: SharedReader<Int> = try await SharedReader(
+    require: .test("count", store: store)
+  )
   let defaulted = Shared(TestKey<Int>.Default[.test("count", store: store), default: 1])
   _ = Feature(count: $count, isOn: SharedReader(value: true))
   _ = (count, optional, reader, readerFromReaderKey, required, requiredReader, defaulted)

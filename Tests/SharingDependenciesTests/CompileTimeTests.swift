@@ -3,18 +3,27 @@ import SharingDependencies
 // Pins how the public API reads at call sites; compiling is the test.
 
 private func synchronousOverrideReturnsAValue() -> Int {
-  withDependencies { $0.greeting = "x" } operation: { 1 }
+  withDependencies {
+    $0.greeting = "x"
+  } operation: {
+    1
+  }
 }
 
 private func asynchronousOverrideAwaitsTheOperation() async -> Int {
-  await withDependencies { $0.greeting = "x" } operation: {
+  await withDependencies {
+    $0.greeting = "x"
+  } operation: {
     await Task.yield()
     return 1
   }
 }
 
 private func synchronousOverrideInsideAsyncContext() async {
-  withDependencies { $0.greeting = "x" } operation: {}
+  withDependencies {
+    $0.greeting = "x"
+  } operation: {
+  }
 }
 
 private func dependencyWrappersInferTheirValueType() {

@@ -49,11 +49,15 @@ import Testing
   }
 
   @Test func contextOverrideSelectsLiveAndPreviewValues() {
-    withDependencies { $0.context = .live } operation: {
+    withDependencies {
+      $0.context = .live
+    } operation: {
       @Dependency(\.greeting) var greeting
       #expect(greeting == "live")
     }
-    withDependencies { $0.context = .preview } operation: {
+    withDependencies {
+      $0.context = .preview
+    } operation: {
       @Dependency(\.greeting) var greeting
       #expect(greeting == "preview")
     }
@@ -80,7 +84,9 @@ import Testing
   }
 
   @Test func testOnlyKeyReadInALiveContextReportsAnIssueAndFallsBackToTest() {
-    withDependencies { $0.context = .live } operation: {
+    withDependencies {
+      $0.context = .live
+    } operation: {
       withKnownIssue {
         @Dependency(\.testOnly) var testOnly
         #expect(testOnly == "test only")

@@ -52,7 +52,9 @@ final class TestStore<Value: Sendable>: Sendable {
       return (state.pendingLoads, state.value)
     }
     for continuation in pending {
-      if let value { continuation.resume(returning: value) } else {
+      if let value {
+        continuation.resume(returning: value)
+      } else {
         continuation.resumeReturningInitialValue()
       }
     }
@@ -91,7 +93,9 @@ final class TestStore<Value: Sendable>: Sendable {
     }
     switch behavior {
     case .immediate:
-      if let value { continuation.resume(returning: value) } else {
+      if let value {
+        continuation.resume(returning: value)
+      } else {
         continuation.resumeReturningInitialValue()
       }
     case .deferred, .neverResuming:

@@ -14,7 +14,10 @@ func withWatchdog<R: Sendable>(
     }
     defer { group.cancelAll() }
     guard let result = try await group.next(), let result else {
-      Issue.record("deadlock: the operation did not finish within \(seconds)s", sourceLocation: sourceLocation)
+      Issue.record(
+        "deadlock: the operation did not finish within \(seconds)s",
+        sourceLocation: sourceLocation
+      )
       throw CancellationError()
     }
     return result
