@@ -5,8 +5,7 @@ import Testing
 @Suite struct FeatureTesterAsyncTests {
   @Test func asyncReducerIsAwaitedAndAsserted() async {
     let tester = FeatureTester(initialState: Downloads(progress: Shared(value: 0))) {
-      state, action in
-      await state.reduce(action)
+      await $0.reduce($1)
     }
     await tester.send(.start) {
       $0.isRunning = true
@@ -18,8 +17,7 @@ import Testing
 
   @Test func unassertedChangeOfAnAsyncReducerIsReported() async {
     let tester = FeatureTester(initialState: Downloads(progress: Shared(value: 0))) {
-      state, action in
-      await state.reduce(action)
+      await $0.reduce($1)
     }
     await withKnownIssue {
       await tester.send(.start) { $0.isRunning = true }
@@ -63,7 +61,9 @@ import Testing
     withKnownIssue {
       tester.send(1)
     } matching: { issue in
-      issue.description.contains("This feature's reducer is asynchronous, so 'send' must be awaited")
+      issue.description.contains(
+        "This feature's reducer is asynchronous, so 'send' must be awaited"
+      )
     }
     #expect(tester.state == 0)
   }

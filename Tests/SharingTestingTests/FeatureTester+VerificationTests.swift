@@ -41,7 +41,9 @@ import Testing
 
   @Test func derivedSharedStateIsAssertedThroughItsParent() {
     let profile = Shared(value: Profile())
-    let tester = FeatureTester<NameField, Action>(initialState: NameField(name: profile.name)) { state, _ in
+    let tester = FeatureTester<NameField, Action>(initialState: NameField(name: profile.name)) {
+      state,
+      _ in
       state.$name.withLock { $0 = "Blob" }
     }
     tester.send(.appear) {
@@ -52,7 +54,9 @@ import Testing
 
   @Test func changeOfAParentThatTheStateDoesNotShowIsReported() {
     let profile = Shared(value: Profile())
-    let tester = FeatureTester<NameField, Action>(initialState: NameField(name: profile.name)) { _, _ in
+    let tester = FeatureTester<NameField, Action>(initialState: NameField(name: profile.name)) {
+      _,
+      _ in
       profile.withLock { $0.age = 42 }
     }
     withKnownIssue {

@@ -167,7 +167,11 @@ public final class SharedChangeTracker: Sendable {
       (AnyEquality.areEqual(snapshot.value, current), dumper.node(for: snapshot.value))
     }
     let actual = ChangeTracker.withoutAsserting { dumper.node(for: current) }
-    return DumpComparison(isEqual: isEqual ?? (expected == actual), expected: expected, actual: actual)
+    return DumpComparison(
+      isEqual: isEqual ?? (expected == actual),
+      expected: expected,
+      actual: actual
+    )
   }
 
   /// `Shared<Stats>` for a plain shared value, `Shared<Int>(<key>)` for a persisted one.

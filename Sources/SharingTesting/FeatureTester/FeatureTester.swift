@@ -10,8 +10,7 @@ import SharingDependencies
 ///
 /// ```swift
 /// let tester = FeatureTester(initialState: TabsState(stats: Shared(value: Stats()))) {
-///   state, action in
-///   state.reduce(action)
+///   $0.reduce($1)
 /// }
 /// tester.send(.selectTab(.profile)) {
 ///   $0.currentTab = .profile
@@ -31,8 +30,9 @@ import SharingDependencies
 ///   `+` actual), or `State was not expected to change, but a change occurred: …` when there
 ///   is no trailing closure.
 /// - The trailing closure changed nothing: `Expected state to change, but no change
-///   occurred.` This is not reported when the action changed shared state, whose change the
-///   closure may well have described.
+///   occurred.` This is not reported when shared state changed, in the action or in the
+///   closure: a closure that only describes a shared change leaves the plain state as it
+///   was.
 /// - A shared value that the state does not hold changed unasserted.
 ///
 /// After each step the tester's ``state`` is the state the action produced, and the next

@@ -25,7 +25,11 @@ struct DumpComparison {
   init(isEqual: () -> Bool, expected: Any, actual: Any, tracker: ChangeTracker?) {
     let dumper = Dumper()
     guard let tracker else {
-      self.init(isEqual: isEqual(), expected: dumper.node(for: expected), actual: dumper.node(for: actual))
+      self.init(
+        isEqual: isEqual(),
+        expected: dumper.node(for: expected),
+        actual: dumper.node(for: actual)
+      )
       return
     }
     // NB: Inside the assertion, `Shared ==` compares the left-hand side's snapshot with the

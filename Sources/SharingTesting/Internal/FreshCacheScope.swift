@@ -6,9 +6,10 @@ enum FreshCacheScope {
 
   /// A cache scope of its own: every dependency read in it resolves to a fresh default.
   static func next() -> DependencyValues.CacheScope {
-    .isolated(counter.withLock { count in
+    let id = counter.withLock { count in
       count += 1
       return count
-    })
+    }
+    return .isolated(id)
   }
 }
