@@ -69,6 +69,8 @@ public final class SharedChangeTracker: Sendable {
   ///   - isolation: The actor the operation runs on; inferred from the caller.
   ///   - operation: The work to track.
   /// - Returns: The result of `operation`.
+  // NB: Disfavored so that a synchronous operation in an async context needs no `await`.
+  @_disfavoredOverload
   @discardableResult
   public func track<R>(
     isolation: isolated (any Actor)? = #isolation,
