@@ -1,12 +1,13 @@
+import Sharing
 import SharingTesting
 import Testing
 
-/// The shape of the shared-state case study: one `Stats` reference held in three places.
+/// The shape of the shared-state case study: one shared `Stats` held in three places.
 @Suite struct DiffSharedStateTests {
   @Test func changesInSharedStatsShowEverywhereTheyAreHeld() {
-    let before = SharedState.State(stats: Reference(Stats()))
+    let before = SharedState.State(stats: Shared(value: Stats()))
     let after = SharedState.State(
-      stats: Reference(Stats(count: 1, maxCount: 1, minCount: 0, numberOfCounts: 1))
+      stats: Shared(value: Stats(count: 1, maxCount: 1, minCount: 0, numberOfCounts: 1))
     )
     #expect(
       diff(before, after) == """
@@ -50,7 +51,7 @@ import Testing
   }
 
   @Test func unchangedSharedStatsAreCollapsed() {
-    let stats = Reference(Stats())
+    let stats = Shared(value: Stats())
     let before = SharedState.State(stats: stats)
     var after = before
     after.counter.alert = "👎 The number 0 is not prime :("
@@ -80,13 +81,6 @@ private struct Stats: Equatable {
   var numberOfCounts = 0
 }
 
-/// Stands in for `Shared`: a reference whose mirror is its current value's.
-private final class Reference<Value>: CustomReflectable {
-  let value: Value
-  init(_ value: Value) { self.value = value }
-  var customMirror: Mirror { Mirror(reflecting: value) }
-}
-
 private enum Tab {
   case counter
   case profile
@@ -95,13 +89,13 @@ private enum Tab {
 private enum CounterTab {
   struct State {
     var alert: String?
-    var stats: Reference<Stats>
+    @Shared var stats: Stats
   }
 }
 
 private enum ProfileTab {
   struct State {
-    var stats: Reference<Stats>
+    @Shared var stats: Stats
   }
 }
 
@@ -110,12 +104,12 @@ private enum SharedState {
     var currentTab = Tab.counter
     var counter: CounterTab.State
     var profile: ProfileTab.State
-    var stats: Reference<Stats>
+    @Shared var stats: Stats
 
-    init(stats: Reference<Stats>) {
+    init(stats: Shared<Stats>) {
       self.counter = CounterTab.State(stats: stats)
       self.profile = ProfileTab.State(stats: stats)
-      self.stats = stats
+      self._stats = stats
     }
   }
 }

@@ -14,6 +14,8 @@ package final class ChangeTracker: Sendable {
     // NB: Unchecked: 'value' holds a shared value's type-erased copy; shared values in
     //     tracked references are only ever 'Sendable' values or used from the test's task.
     package var value: Any
+    /// The identity of the root, stable for as long as it is tracked.
+    package let id: ObjectIdentifier
     /// Reads the root's current value, ignoring any assertion in progress.
     package let current: @Sendable () -> Any
     /// A description of the root, for messages.
@@ -75,6 +77,7 @@ package final class ChangeTracker: Sendable {
       guard snapshots[id] == nil else { return }
       snapshots[id] = Snapshot(
         value: value,
+        id: id,
         current: { [root] in root.readUntracked() },
         description: root.description
       )
@@ -98,6 +101,7 @@ package final class ChangeTracker: Sendable {
       if snapshots[id] == nil {
         snapshots[id] = Snapshot(
           value: value,
+          id: id,
           current: { [root] in root.readUntracked() },
           description: root.description
         )

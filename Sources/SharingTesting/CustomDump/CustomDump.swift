@@ -60,8 +60,9 @@ public func customDump<T>(
 ///   dictionaries `key: value`, both sorted by the dumps of their elements or keys, `[:]` when
 ///   empty. Tuples print as `(label: value, value)` spread over lines.
 /// - A collection with more than 50 elements prints its first 50 and `… (N more)`.
-/// - A `CustomReflectable` value whose mirror describes another type (a wrapper such as
-///   `Shared<Stats>`) prints as that type: `Stats(…)`.
+/// - A `CustomReflectable` value whose mirror describes another type prints as that type.
+/// - `Shared` and `SharedReader` print as their value, and the storage of a
+///   `@Shared var stats` property prints as `stats:`, not `_stats:`.
 /// - ``CustomDumpStringConvertible``, ``CustomDumpRepresentable`` and
 ///   ``CustomDumpReflectable`` take precedence over all of the above.
 ///

@@ -33,8 +33,15 @@
 /// - Returns: The lines of the diff joined by newlines, or `nil` if the dumps are equal.
 public func diff<T>(_ lhs: T, _ rhs: T, format: DiffFormat = .default) -> String? {
   let dumper = Dumper()
-  let first = dumper.node(for: lhs)
-  let second = dumper.node(for: rhs)
+  return diff(dumper.node(for: lhs), dumper.node(for: rhs), format: format)
+}
+
+/// Describes the difference between two dumps already rendered as trees, or returns `nil`
+/// if they are equal.
+///
+/// Rendering each side separately lets a caller dump the expected value where shared values
+/// read their snapshots, and the actual value where they read their current values.
+func diff(_ first: DumpNode, _ second: DumpNode, format: DiffFormat = .default) -> String? {
   guard first != second else { return nil }
   return NodeDiff.lines(first, second).map(format.format).joined(separator: "\n")
 }

@@ -1,3 +1,5 @@
+import SharingCore
+
 /// Expects an operation to change a value exactly as described.
 ///
 /// The value is evaluated before and after `operation`; `changes` applies the expected
@@ -26,6 +28,11 @@
 /// (Expected: −, Actual: +)
 /// ```
 ///
+/// The value may hold ``Shared`` state: the operation runs under a change tracker, and
+/// `changes` runs inside its assertion, so it mutates the shared values' "before" snapshots.
+/// Describe a change incrementally (`$0.$stats.withLock { $0.increment() }`) or absolutely
+/// (`$0.$stats.withLock { $0 = Stats(count: 1) }`), exactly as for a plain value.
+///
 /// An error thrown by the expression, the operation or `changes` is reported as an issue.
 ///
 /// - Parameters:
@@ -49,11 +56,13 @@ public func expectDifference<T: Equatable>(
   column: UInt = #column
 ) {
   do {
+    let tracker = ChangeTracker()
     var expected = try expression()
-    try operation()
+    try tracker.track(operation)
     let actual = try expression()
-    try updateValueToExpectedOutcome(&expected)
-    if let failure = ExpectationFailure.difference(expected, actual, message: message()) {
+    try tracker.assert { try updateValueToExpectedOutcome(&expected) }
+    let comparison = DumpComparison(expected: expected, actual: actual, tracker: tracker)
+    if let failure = ExpectationFailure.difference(comparison, message: message()) {
       reportIssue(failure, fileID: fileID, filePath: filePath, line: line, column: column)
     }
   } catch {
@@ -97,11 +106,13 @@ public func expectDifference<T: Equatable>(
   isolation: isolated (any Actor)? = #isolation
 ) async {
   do {
+    let tracker = ChangeTracker()
     var expected = try expression()
-    try await operation()
+    try await tracker.track(operation)
     let actual = try expression()
-    try updateValueToExpectedOutcome(&expected)
-    if let failure = ExpectationFailure.difference(expected, actual, message: message()) {
+    try tracker.assert { try updateValueToExpectedOutcome(&expected) }
+    let comparison = DumpComparison(expected: expected, actual: actual, tracker: tracker)
+    if let failure = ExpectationFailure.difference(comparison, message: message()) {
       reportIssue(failure, fileID: fileID, filePath: filePath, line: line, column: column)
     }
   } catch {

@@ -37,7 +37,8 @@ public func expectNoDifference<T: Equatable>(
   do {
     let expected = try expression1()
     let actual = try expression2()
-    if let failure = ExpectationFailure.noDifference(expected, actual, message: message()) {
+    let comparison = DumpComparison(expected: expected, actual: actual)
+    if let failure = ExpectationFailure.noDifference(comparison, message: message()) {
       reportIssue(failure, fileID: fileID, filePath: filePath, line: line, column: column)
     }
   } catch {

@@ -1,0 +1,64 @@
+import SharingCore
+
+/// An expected and an actual value compared for a failure message: whether they are equal,
+/// and their dumps.
+///
+/// When a change tracker is given, the expected value is compared and dumped inside the
+/// tracker's assertion, where shared values read their snapshots (the "before" value with
+/// the expected changes applied), and the actual value is dumped outside it, where they read
+/// their current values.
+struct DumpComparison {
+  let isEqual: Bool
+  let expected: DumpNode
+  let actual: DumpNode
+
+  init(isEqual: Bool, expected: DumpNode, actual: DumpNode) {
+    self.isEqual = isEqual
+    self.expected = expected
+    self.actual = actual
+  }
+
+  init<T: Equatable>(expected: T, actual: T, tracker: ChangeTracker? = nil) {
+    self.init(isEqual: { expected == actual }, expected: expected, actual: actual, tracker: tracker)
+  }
+
+  init(isEqual: () -> Bool, expected: Any, actual: Any, tracker: ChangeTracker?) {
+    let dumper = Dumper()
+    guard let tracker else {
+      self.init(
+        isEqual: isEqual(),
+        expected: dumper.node(for: expected),
+        actual: dumper.node(for: actual)
+      )
+      return
+    }
+    // NB: Inside the assertion, `Shared ==` compares the left-hand side's snapshot with the
+    //     right-hand side's current value, which is exactly "expected == actual".
+    let (isEqual, expectedNode) = tracker.assert { (isEqual(), dumper.node(for: expected)) }
+    let actualNode = ChangeTracker.withoutAsserting { dumper.node(for: actual) }
+    self.init(isEqual: isEqual, expected: expectedNode, actual: actualNode)
+  }
+
+  /// A failure message: `title: …`, the diff and its legend; or, when the dumps are equal,
+  /// `undetected` followed by the actual dump.
+  func message(title: String, undetected: String, format: DiffFormat = .default) -> String {
+    guard let difference = diff(expected, actual, format: format) else {
+      return """
+        \(undetected)
+
+        \(Self.indented(actual.lines.joined(separator: "\n")))
+        """
+    }
+    return """
+      \(title): …
+
+      \(Self.indented(difference))
+
+      (Expected: \(format.first), Actual: \(format.second))
+      """
+  }
+
+  static func indented(_ text: String) -> String {
+    text.lineFeedSeparated.map(\.indented).joined(separator: "\n")
+  }
+}
