@@ -18,8 +18,16 @@ package final class ChangeTracker: Sendable {
     package let id: ObjectIdentifier
     /// Reads the root's current value, ignoring any assertion in progress.
     package let current: @Sendable () -> Any
-    /// A description of the root, for messages.
-    package let description: String
+    /// The key the root is persisted with, described as at its call site; `nil` for a
+    /// value created with `Shared(value:)`.
+    package let key: String?
+
+    init<Value>(root: RootReference<Value>, value: Value) {
+      self.value = value
+      self.id = ObjectIdentifier(root)
+      self.current = { [root] in root.readUntracked() }
+      self.key = root.keyDescription
+    }
   }
 
   private let snapshots = Locked<[ObjectIdentifier: Snapshot]>([:])
@@ -75,12 +83,7 @@ package final class ChangeTracker: Sendable {
     let id = ObjectIdentifier(root)
     snapshots.withLock { snapshots in
       guard snapshots[id] == nil else { return }
-      snapshots[id] = Snapshot(
-        value: value,
-        id: id,
-        current: { [root] in root.readUntracked() },
-        description: root.description
-      )
+      snapshots[id] = Snapshot(root: root, value: value)
     }
   }
 
@@ -99,12 +102,7 @@ package final class ChangeTracker: Sendable {
     snapshots.withLock { snapshots in
       let id = ObjectIdentifier(root)
       if snapshots[id] == nil {
-        snapshots[id] = Snapshot(
-          value: value,
-          id: id,
-          current: { [root] in root.readUntracked() },
-          description: root.description
-        )
+        snapshots[id] = Snapshot(root: root, value: value)
       } else {
         snapshots[id]?.value = value
       }

@@ -186,5 +186,7 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
 
   override var persistenceSource: (any PersistenceSource)? { self }
 
+  override var keyDescription: String? { String(reflecting: key) }
+
   override var description: String { String(reflecting: key) }
 }

@@ -141,6 +141,10 @@ class RootReference<Value>: SharedReference<Value>, @unchecked Sendable {
     observationCenter()._withUnsafeGuaranteedRef { $0.addObserver(onChange) }
   }
 
+  /// The key the value is persisted with, as written at its call site; `nil` if it is not
+  /// persisted.
+  var keyDescription: String? { nil }
+
   override var description: String {
     "value: \(String(reflecting: readUntracked()))"
   }

@@ -179,9 +179,7 @@ public final class SharedChangeTracker: Sendable {
   /// `Shared<Stats>` for a plain shared value, `Shared<Int>(<key>)` for a persisted one.
   private static func name(of snapshot: ChangeTracker.Snapshot) -> String {
     let type = "Shared<\(TypeName.of(Swift.type(of: snapshot.value)))>"
-    // NB: A root created with `Shared(value:)` describes itself by its value, which would
-    //     only repeat the diff.
-    guard !snapshot.description.hasPrefix("value: ") else { return type }
-    return "\(type)(\(snapshot.description))"
+    guard let key = snapshot.key else { return type }
+    return "\(type)(\(key))"
   }
 }
