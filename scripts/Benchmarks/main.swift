@@ -5,6 +5,8 @@
 //   --runs N        timed batches per benchmark (default 15); the median is reported
 //   --check         exit with status 1 if a benchmark misses its target
 //   --list          print the benchmark names and exit
+//   --profile N     run only the selected workloads, N operations each, without baselines
+//                   or timing (for a profiler: valgrind --tool=callgrind ... --profile N)
 
 #if canImport(Glibc)
 import Glibc
@@ -19,6 +21,7 @@ struct Options {
   var runs = 15
   var check = false
   var list = false
+  var profile: Int?
 
   init(_ arguments: [String]) {
     var arguments = arguments.makeIterator()
@@ -28,6 +31,7 @@ struct Options {
       case "--runs": runs = arguments.next().flatMap(Int.init) ?? runs
       case "--check": check = true
       case "--list": list = true
+      case "--profile": profile = arguments.next().flatMap(Int.init) ?? 1_000_000
       default:
         print("unknown option '\(argument)'; see the top of scripts/benchmark")
         exit(2)
@@ -60,6 +64,12 @@ for makeSuite in suites {
     for benchmark in suite.benchmarks { print("\(suite.name) / \(benchmark.name)") }
     continue
   }
+  if let profile = options.profile {
+    for benchmark in suite.benchmarks {
+      _ = benchmark.workload.run(benchmark.workload.fixedCount ?? profile)
+    }
+    continue
+  }
   var results: [Measurement.Result] = []
   for benchmark in suite.benchmarks {
     let result = measurement.measure(benchmark)
@@ -70,7 +80,7 @@ for makeSuite in suites {
   print()
 }
 
-if !options.list {
+if !options.list && options.profile == nil {
   print(missed.isEmpty ? "All targets met." : "Missed targets:")
   for name in missed { print("  \(name)") }
 }
