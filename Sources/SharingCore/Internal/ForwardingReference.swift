@@ -41,10 +41,10 @@ final class KeyPathReference<Base, Value>: ForwardingReference<Base, Value>, @un
     super.init(base: base)
   }
 
-  override func read() -> Value { base.resolved.read()[keyPath: keyPath] }
+  override func read() -> Value { base.resolvedRead()[keyPath: keyPath] }
 
   override func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
-    try base.resolved.withLock { (value: inout Base) throws(E) -> R in
+    try base.resolvedWithLock { (value: inout Base) throws(E) -> R in
       try body(&value[keyPath: keyPath])
     }
   }
@@ -67,7 +67,7 @@ final class ReadOnlyReference<Base, Value>: ForwardingReference<Base, Value>,
     super.init(base: base)
   }
 
-  override func read() -> Value { transform(base.resolved.read()) }
+  override func read() -> Value { transform(base.resolvedRead()) }
 
   override func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
     // NB: Unreachable from the public API, which only reads through this reference.

@@ -17,7 +17,32 @@ class SharedReference<Value>: @unchecked Sendable, CustomStringConvertible {
   @inline(__always)
   final var resolved: SharedReference<Value> {
     guard isRedirected.load(ordering: .acquiring) else { return self }
-    return redirectionLock.withLock { redirection }?.resolved ?? self
+    return redirectionTarget()
+  }
+
+  /// The current value of ``resolved``, recorded as an access for observation.
+  @inline(__always)
+  final func resolvedRead() -> Value {
+    // NB: Not 'resolved.read()': returning 'self' from 'resolved' costs a retain and a
+    //     release on every read; calling 'read()' on 'self' costs neither.
+    guard isRedirected.load(ordering: .acquiring) else { return read() }
+    return redirectionTarget().read()
+  }
+
+  /// Mutates the value of ``resolved`` with exclusive access.
+  @inline(__always)
+  final func resolvedWithLock<R, E: Error>(
+    _ body: (inout Value) throws(E) -> R
+  ) throws(E) -> R {
+    // NB: Not 'resolved.withLock(body)', for the reason given in 'resolvedRead()'.
+    guard isRedirected.load(ordering: .acquiring) else { return try withLock(body) }
+    return try redirectionTarget().withLock(body)
+  }
+
+  // NB: Out of line: the recursion would keep 'resolved' from being inlined.
+  @inline(never)
+  private final func redirectionTarget() -> SharedReference<Value> {
+    redirectionLock.withLock { redirection }?.resolved ?? self
   }
 
   /// Makes every holder of this reference use `target` from now on.
