@@ -25,9 +25,16 @@ class RootReference<Value>: SharedReference<Value>, @unchecked Sendable {
   // MARK: Reading
 
   override final func read() -> Value {
-    if SharedTracking.isActive, let snapshot = SharedTracking.asserting?.snapshot(of: self) {
-      return snapshot
-    }
+    // NB: Snapshots are looked up out of line: a 'Value?' here would make every read of a
+    //     generic value look up the metadata of 'Optional<Value>' first.
+    guard !SharedTracking.isActive else { return readWhileTracking() }
+    observationCenter()._withUnsafeGuaranteedRef { $0.accessValue() }
+    return withValueLock { value }
+  }
+
+  @inline(never)
+  private func readWhileTracking() -> Value {
+    if let snapshot = SharedTracking.asserting?.snapshot(of: self) { return snapshot }
     observationCenter()._withUnsafeGuaranteedRef { $0.accessValue() }
     return withValueLock { value }
   }
@@ -76,6 +83,7 @@ class RootReference<Value>: SharedReference<Value>, @unchecked Sendable {
     return try lockedWrite(from: origin, snapshottingFor: SharedTracking.trackers, body)
   }
 
+  @inline(__always)
   private func lockedWrite<R, E: Error>(
     from origin: WriteOrigin,
     snapshottingFor trackers: [ChangeTracker],
@@ -92,13 +100,18 @@ class RootReference<Value>: SharedReference<Value>, @unchecked Sendable {
 
     lock.lock()
     owner.store(thread, ordering: .relaxed)
-    for tracker in trackers { tracker.snapshotIfNeeded(self, value: value) }
-    let result: Result<R, E>
-    do throws(E) {
-      result = .success(try body(&value))
-    } catch {
-      result = .failure(error)
-    }
+    // NB: Unlocks, then notifies and saves, whether the body returns or throws. A 'defer'
+    //     rather than a 'Result' of the body: a generic 'Result' costs a metadata lookup
+    //     and an enum round trip on every write.
+    defer { endWrite(from: origin, centerBefore: centerBefore) }
+    if !trackers.isEmpty { snapshot(for: trackers) }
+    return try body(&value)
+  }
+
+  /// Ends a write begun by ``lockedWrite(from:snapshottingFor:_:)``: unlocks, then notifies
+  /// observers and saves.
+  @inline(__always)
+  private func endWrite(from origin: WriteOrigin, centerBefore: Unmanaged<ObservationCenter>?) {
     let centerAfter = center.load(ordering: .acquiring)
     owner.store(0, ordering: .relaxed)
     lock.unlock()
@@ -108,7 +121,11 @@ class RootReference<Value>: SharedReference<Value>, @unchecked Sendable {
     }
     centerAfter?._withUnsafeGuaranteedRef { $0.didSetValue() }
     if hasWriteHook && origin == .program { didWrite() }
-    return try result.get()
+  }
+
+  @inline(never)
+  private func snapshot(for trackers: [ChangeTracker]) {
+    for tracker in trackers { tracker.snapshotIfNeeded(self, value: value) }
   }
 
   /// Called after each write made by the program, outside the lock. Subclasses persist the
