@@ -28,6 +28,18 @@ final class HandleReference<Value>: ForwardingReference<Value, Value>, @unchecke
     try base.withLock(body)
   }
 
+  override func readMember<Member>(at offset: Int, as type: Member.Type) -> Member {
+    base.readMember(at: offset, as: type)
+  }
+
+  override func withMemberLock<Member, R, E: Error>(
+    at offset: Int,
+    as type: Member.Type,
+    _ body: (inout Member) throws(E) -> R
+  ) throws(E) -> R {
+    try base.withMemberLock(at: offset, as: type, body)
+  }
+
   override var description: String { base.description }
 }
 
@@ -47,24 +59,36 @@ final class KeyPathReference<Base, Value>: ForwardingReference<Base, Value>, @un
     super.init(base: base)
   }
 
+  // NB: A chain of stored members (`$state.profile.stats.count`) is read and written at
+  //     the sum of their offsets in the root's storage, in one step, rather than by copying
+  //     and projecting the value at each level.
+
   override func read() -> Value {
-    let value = base.resolvedRead()
-    guard let offset else { return value[keyPath: keyPath] }
-    return withUnsafePointer(to: value) { pointer in
-      UnsafeRawPointer(pointer).advanced(by: offset).assumingMemoryBound(to: Value.self).pointee
-    }
+    guard let offset else { return base.resolvedRead()[keyPath: keyPath] }
+    return base.resolvedReadMember(at: offset, as: Value.self)
   }
 
   override func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
-    try base.resolvedWithLock { (value: inout Base) throws(E) -> R in
-      guard let offset else { return try body(&value[keyPath: keyPath]) }
-      return try withUnsafeMutablePointer(to: &value) { (pointer) throws(E) -> R in
-        try body(
-          &UnsafeMutableRawPointer(pointer).advanced(by: offset)
-            .assumingMemoryBound(to: Value.self).pointee
-        )
+    guard let offset else {
+      return try base.resolvedWithLock { (value: inout Base) throws(E) -> R in
+        try body(&value[keyPath: keyPath])
       }
     }
+    return try base.resolvedWithMemberLock(at: offset, as: Value.self, body)
+  }
+
+  override func readMember<Member>(at offset: Int, as type: Member.Type) -> Member {
+    guard let own = self.offset else { return super.readMember(at: offset, as: type) }
+    return base.resolvedReadMember(at: own + offset, as: type)
+  }
+
+  override func withMemberLock<Member, R, E: Error>(
+    at offset: Int,
+    as type: Member.Type,
+    _ body: (inout Member) throws(E) -> R
+  ) throws(E) -> R {
+    guard let own = self.offset else { return try super.withMemberLock(at: offset, as: type, body) }
+    return try base.resolvedWithMemberLock(at: own + offset, as: type, body)
   }
 
   override var description: String { "\(base.description)[dynamicMember: \(keyPath)]" }

@@ -39,6 +39,17 @@ class RootReference<Value>: SharedReference<Value>, @unchecked Sendable {
     return withValueLock { value }
   }
 
+  override final func readMember<Member>(at offset: Int, as type: Member.Type) -> Member {
+    guard !SharedTracking.isActive else { return super.readMember(at: offset, as: type) }
+    observationCenter()._withUnsafeGuaranteedRef { $0.accessValue() }
+    return withValueLock {
+      withUnsafePointer(to: &value) { pointer in
+        UnsafeRawPointer(pointer).advanced(by: offset).assumingMemoryBound(to: Member.self)
+          .pointee
+      }
+    }
+  }
+
   /// The current value, without recording an access or looking at snapshots.
   final func readUntracked() -> Value {
     withValueLock { value }
