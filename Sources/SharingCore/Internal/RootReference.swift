@@ -80,13 +80,23 @@ class RootReference<Value>: SharedReference<Value>, @unchecked Sendable {
     try write(from: .program, body)
   }
 
+  // NB: Inlined into 'withLock', with tracking out of line, so that a write is one call
+  //     deep: each generic, typed-throws call in between forwards the result and error
+  //     indirectly.
+  @inline(__always)
   final func write<R, E: Error>(
     from origin: WriteOrigin,
     _ body: (inout Value) throws(E) -> R
   ) throws(E) -> R {
-    guard SharedTracking.isActive else {
-      return try lockedWrite(from: origin, snapshottingFor: [], body)
-    }
+    guard !SharedTracking.isActive else { return try writeWhileTracking(from: origin, body) }
+    return try lockedWrite(from: origin, snapshottingFor: [], body)
+  }
+
+  @inline(never)
+  private func writeWhileTracking<R, E: Error>(
+    from origin: WriteOrigin,
+    _ body: (inout Value) throws(E) -> R
+  ) throws(E) -> R {
     if let asserting = SharedTracking.asserting {
       // NB: Inside an assertion, writes describe the expected value: they go to the snapshot.
       return try asserting.mutateSnapshot(of: self, body)
