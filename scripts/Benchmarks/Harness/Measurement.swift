@@ -8,9 +8,12 @@ struct Measurement {
 
   struct Result {
     let benchmark: Benchmark
+    /// The median cost of one operation.
     let median: Double
+    /// The median cost of one operation of the baseline.
     let baselineMedian: Double
-    var ratio: Double { median / baselineMedian }
+    /// The median of the ratios of each batch to the baseline batch run right after it.
+    let ratio: Double
     var meetsTarget: Bool? {
       switch benchmark.target {
       case .ratio(let limit): ratio <= limit
@@ -32,10 +35,14 @@ struct Measurement {
         Double(benchmark.baseline.run(baselineCount)) / Double(baselineCount)
       )
     }
+    // NB: The ratio pairs each batch with its neighbouring baseline batch: when another
+    //     process takes a core for a while, both sides of a pair slow down together.
+    let ratios = zip(samples, baselineSamples).map { $0 / $1 }
     return Result(
       benchmark: benchmark,
       median: median(samples),
-      baselineMedian: median(baselineSamples)
+      baselineMedian: median(baselineSamples),
+      ratio: median(ratios)
     )
   }
 
