@@ -32,9 +32,8 @@ final class ObservationCenter: Observable, Sendable {
   }
 
   func accessStatus() { registrar.access(self, keyPath: statusKeyPath) }
-  func withStatusMutation(_ mutation: () -> Void) {
-    registrar.withMutation(of: self, keyPath: statusKeyPath, mutation)
-  }
+  func willSetStatus() { registrar.willSet(self, keyPath: statusKeyPath) }
+  func didSetStatus() { registrar.didSet(self, keyPath: statusKeyPath) }
 
   func addObserver(_ onChange: @escaping @Sendable () -> Void) -> ObserverToken {
     let id = observers.withLock { observers in

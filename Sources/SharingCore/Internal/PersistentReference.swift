@@ -108,9 +108,17 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
   }
 
   private func updateStatus(_ update: (inout State) -> Void) {
-    observationCenter()._withUnsafeGuaranteedRef { center in
-      center.withStatusMutation { state.withLock(update) }
+    // NB: Observers register through reads, which create the center: without one, nobody
+    //     observes the status, and the update skips Observation, as writes of the value do.
+    //     A center created during the update is told about it, as in a write.
+    let centerBefore = existingObservationCenter
+    centerBefore?._withUnsafeGuaranteedRef { $0.willSetStatus() }
+    state.withLock(update)
+    let centerAfter = existingObservationCenter
+    if centerBefore == nil, let centerAfter {
+      centerAfter._withUnsafeGuaranteedRef { $0.willSetStatus() }
     }
+    centerAfter?._withUnsafeGuaranteedRef { $0.didSetStatus() }
   }
 
   // MARK: Saving

@@ -161,6 +161,11 @@ class RootReference<Value>: SharedReference<Value>, @unchecked Sendable {
     return makeObservationCenter()
   }
 
+  /// The observation center, if the value or its status was ever read.
+  final var existingObservationCenter: Unmanaged<ObservationCenter>? {
+    center.load(ordering: .acquiring)
+  }
+
   @inline(never)
   private func makeObservationCenter() -> Unmanaged<ObservationCenter> {
     let created = Unmanaged.passRetained(ObservationCenter())
