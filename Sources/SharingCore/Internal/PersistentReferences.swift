@@ -97,9 +97,23 @@ struct KeyID: Hashable, @unchecked Sendable {
   // NB: Unchecked: wraps a key's 'id'; keys are 'Sendable', and so are the identities they
   //     compute in practice ('Hashable' does not imply 'Sendable' in the protocol).
   private let base: AnyHashable
+  private let hash: Int
 
   init(_ key: some SharedReaderKey) {
     self.base = AnyHashable(key.id)
+    self.hash = base.hashValue
+  }
+
+  static func == (lhs: Self, rhs: Self) -> Bool {
+    // NB: Hashes first: a dictionary compares the identity it looks up with the identity in
+    //     every bucket it probes, and comparing two 'AnyHashable's looks up generic metadata;
+    //     identities that differ almost always differ in hash. Equal values have equal
+    //     hashes, so the result is that of 'AnyHashable' equality.
+    lhs.hash == rhs.hash && lhs.base == rhs.base
+  }
+
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(hash)
   }
 }
 
