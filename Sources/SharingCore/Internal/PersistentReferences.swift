@@ -117,6 +117,16 @@ struct KeyID: Hashable, @unchecked Sendable {
   }
 }
 
+extension PersistentReferences {
+  /// The registry of the current dependency scope.
+  static var current: PersistentReferences {
+    // NB: Read from the current values, which is what '@Dependency' resolves to when it is
+    //     read where it is created, without merging the values into a copy of themselves
+    //     and binding that copy as a task local on every creation of a shared value.
+    DependencyValues.current.persistentReferences
+  }
+}
+
 extension DependencyValues {
   /// The registry of persisted references in this dependency scope.
   package var persistentReferences: PersistentReferences {
