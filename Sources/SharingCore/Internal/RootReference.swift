@@ -6,12 +6,14 @@ import Synchronization
 class RootReference<Value>: SharedReference<Value>, @unchecked Sendable {
   // NB: Unchecked: 'value' is only accessed with 'lock' held, or re-entrantly by the thread
   //     that holds it (recorded in 'owner'); everything else is atomic or immutable.
+  /// Whether writes made by the program call ``didWrite()``, to be saved.
+  // NB: First, so that it fills the padding after the base class's last field, a 'Bool':
+  //     last, it made a root with an 'Int' value one malloc size class larger.
+  private let hasWriteHook: Bool
   private let lock = Lock()
   private let owner = Atomic<UInt>(0)
   @exclusivity(unchecked) private var value: Value
   private let center = Atomic<Unmanaged<ObservationCenter>?>(nil)
-  /// Whether writes made by the program call ``didWrite()``, to be saved.
-  private let hasWriteHook: Bool
 
   init(value: Value, hasWriteHook: Bool = false) {
     self.value = value
