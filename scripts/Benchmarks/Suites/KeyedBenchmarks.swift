@@ -8,7 +8,7 @@ func keyedSuite() -> Suite {
   let keyed = Shared(wrappedValue: 0, DictionaryKey(name: "count", store: store))
 
   return Suite(
-    name: "SharingCore: Shared(key) on an in-memory dictionary key",
+    name: "SharingCore: Shared(key), key backed by a dictionary",
     unit: .nanoseconds,
     benchmarks: [
       Benchmark(

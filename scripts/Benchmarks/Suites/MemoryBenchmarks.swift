@@ -5,7 +5,7 @@ import SharingDependencies
 func memorySuite() -> Suite {
   let store = DictionaryStore()
   return Suite(
-    name: "SharingCore: memory",
+    name: "SharingCore: heap bytes per value",
     unit: .bytes,
     benchmarks: [
       Benchmark(
