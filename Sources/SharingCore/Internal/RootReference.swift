@@ -82,6 +82,21 @@ class RootReference<Value>: SharedReference<Value>, @unchecked Sendable {
     try write(from: .program, body)
   }
 
+  override final func withMemberLock<Member, R, E: Error>(
+    at offset: Int,
+    as type: Member.Type,
+    _ body: (inout Member) throws(E) -> R
+  ) throws(E) -> R {
+    try write(from: .program) { (value: inout Value) throws(E) -> R in
+      try withUnsafeMutablePointer(to: &value) { (pointer) throws(E) -> R in
+        try body(
+          &UnsafeMutableRawPointer(pointer).advanced(by: offset)
+            .assumingMemoryBound(to: Member.self).pointee
+        )
+      }
+    }
+  }
+
   // NB: Inlined into 'withLock', with tracking out of line, so that a write is one call
   //     deep: each generic, typed-throws call in between forwards the result and error
   //     indirectly.
