@@ -105,7 +105,8 @@ func coreSuite() -> Suite {
       ),
     ],
     notes: [
-      "Floors are `Mutex`-guarded boxes called through non-inlined methods (see README).",
+      "Floors are `Mutex`-guarded boxes called through non-inlined methods; see",
+      "scripts/Benchmarks/RESULTS.md. \"direct\" baselines are the rows above.",
       "\"read once\": the value was read before, so writes go through Swift Observation's",
       "`willSet`/`didSet` although nothing observes it.",
     ]

@@ -59,6 +59,8 @@ func keyedSuite() -> Suite {
       ),
     ],
     notes: [
+      "The value is read by the first case, so its writes go through Swift Observation, as",
+      "those of a persisted value that is displayed do. A save resumes its continuation at once.",
       "Creation is per value, in a fresh registry each run; \"existing\" keys are held by",
       "10,000 values created before the timed part.",
     ]
