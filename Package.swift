@@ -40,11 +40,20 @@ let package = Package(
     ),
     .testTarget(name: "SharingTestingTests", dependencies: ["SharingTesting", "Sharing"]),
     .testTarget(name: "SharingTests", dependencies: ["Sharing", "SharingTesting"]),
+
+    // MARK: Tools
+    .executableTarget(
+      name: "SharingBenchmarks",
+      dependencies: ["SharingCore", "SharingDependencies", "CMallocInfo"],
+      path: "scripts/Benchmarks",
+      exclude: ["RESULTS.md", "CMallocInfo"]
+    ),
+    .systemLibrary(name: "CMallocInfo", path: "scripts/Benchmarks/CMallocInfo"),
   ],
   swiftLanguageModes: [.v6]
 )
 
-for target in package.targets {
+for target in package.targets where target.type != .system {
   target.swiftSettings = (target.swiftSettings ?? []) + [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),

@@ -68,7 +68,7 @@ extension Shared where Value: Sendable {
   ///   failed to load with.
   public init(require key: some SharedKey<Value>) async throws {
     let value = try await requireValue(for: key)
-    @Dependency(\.persistentReferences) var references
+    let references = PersistentReferences.current
     let root = references.reference(for: key, saver: key, initialValue: { value }, loading: false)
     self.init(reference: HandleReference(base: root))
   }
@@ -77,7 +77,7 @@ extension Shared where Value: Sendable {
   ///
   /// - Parameter key: The key to use from now on.
   public func load(_ key: some SharedKey<Value>) async throws {
-    @Dependency(\.persistentReferences) var references
+    let references = PersistentReferences.current
     let current = wrappedValue
     let root = references.reference(for: key, saver: key, initialValue: { current }, loading: false)
     reference.redirect(to: HandleReference(base: root))
@@ -88,7 +88,7 @@ extension Shared where Value: Sendable {
     for key: some SharedKey<Value>,
     initialValue: () -> Value
   ) -> SharedReference<Value> {
-    @Dependency(\.persistentReferences) var references
+    let references = PersistentReferences.current
     let root = references.reference(for: key, saver: key, initialValue: initialValue)
     return HandleReference(base: root)
   }

@@ -45,7 +45,7 @@ public struct Shared<Value> {
   /// Assigning it directly is deprecated: use ``withLock(_:)`` so that a read-modify-write
   /// cannot interleave with another thread's.
   public var wrappedValue: Value {
-    get { reference.resolved.read() }
+    get { reference.resolvedRead() }
     @available(
       *,
       deprecated,
@@ -75,7 +75,7 @@ public struct Shared<Value> {
   /// - Parameter operation: A closure that mutates the value in place.
   /// - Returns: The result of `operation`.
   public func withLock<R, E: Error>(_ operation: (inout Value) throws(E) -> R) throws(E) -> R {
-    try reference.resolved.withLock(operation)
+    try reference.resolvedWithLock(operation)
   }
 }
 

@@ -53,7 +53,7 @@ extension SharedReader where Value: Sendable {
   ///   failed to load with.
   public init(require key: some SharedReaderKey<Value>) async throws {
     let value = try await requireValue(for: key)
-    @Dependency(\.persistentReferences) var references
+    let references = PersistentReferences.current
     let root = references.reference(for: key, saver: nil, initialValue: { value }, loading: false)
     self.init(reference: HandleReference(base: root))
   }
@@ -62,7 +62,7 @@ extension SharedReader where Value: Sendable {
   ///
   /// - Parameter key: The key to use from now on.
   public func load(_ key: some SharedReaderKey<Value>) async throws {
-    @Dependency(\.persistentReferences) var references
+    let references = PersistentReferences.current
     let current = wrappedValue
     let root = references.reference(for: key, saver: nil, initialValue: { current }, loading: false)
     reference.redirect(to: HandleReference(base: root))
@@ -73,7 +73,7 @@ extension SharedReader where Value: Sendable {
     for key: some SharedReaderKey<Value>,
     initialValue: () -> Value
   ) -> SharedReference<Value> {
-    @Dependency(\.persistentReferences) var references
+    let references = PersistentReferences.current
     let root = references.reference(for: key, saver: nil, initialValue: initialValue)
     return HandleReference(base: root)
   }

@@ -42,7 +42,7 @@ public struct SharedReader<Value> {
 
   /// The current value.
   public var wrappedValue: Value {
-    reference.resolved.read()
+    reference.resolvedRead()
   }
 
   /// The reader itself, reached with `$` syntax.

@@ -35,6 +35,23 @@ import Testing
     #expect(stats.wrappedValue.count == 1)
   }
 
+  @Test func derivedWritesAreSnapshottedAndAssertedThroughTheRoot() throws {
+    let stats = Shared(value: Stats())
+    let count = stats.count
+    let tracker = ChangeTracker()
+    tracker.track { count.withLock { $0 += 2 } }
+    let snapshot = try #require(tracker.allSnapshots.first)
+    #expect((snapshot.value as? Stats)?.count == 0)
+    tracker.assert {
+      #expect(count.wrappedValue == 0)
+      count.withLock { $0 += 2 }
+      #expect(count.wrappedValue == 2)
+      #expect(stats.wrappedValue.count == 2)
+    }
+    #expect(count.wrappedValue == 2)
+    #expect((tracker.allSnapshots.first?.value as? Stats)?.count == 2)
+  }
+
   @Test func equalityInsideAnAssertionComparesExpectedSnapshotWithActualValue() {
     let stats = Shared(value: Stats())
     let tracker = ChangeTracker()

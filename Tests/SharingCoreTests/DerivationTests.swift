@@ -30,6 +30,55 @@ import Testing
     #expect(count.wrappedValue == 4)
   }
 
+  @Test func derivedMembersWithoutAStoredOffsetReadAndWrite() {
+    struct Grid: Sendable {
+      var cells = [0, 0]
+      var first: Int {
+        get { cells[0] }
+        set { cells[0] = newValue }
+      }
+    }
+    final class Counter: @unchecked Sendable { var count = 0 }
+    let grid = Shared(value: Grid())
+    let first = grid.first
+    let second = grid.cells[1]
+    first.withLock { $0 = 1 }
+    second.withLock { $0 += 2 }
+    #expect(grid.wrappedValue.cells == [1, 2])
+    #expect(first.wrappedValue == 1)
+    #expect(second.wrappedValue == 2)
+
+    let counter = Shared(value: Counter())
+    let count = counter.count
+    count.withLock { $0 += 1 }
+    #expect(count.wrappedValue == 1)
+    #expect(counter.wrappedValue.count == 1)
+  }
+
+  @Test func derivedStoredMembersHoldingReferencesReadAndWrite() {
+    let signUp = Shared(value: SignUpData(email: "a@b.c"))
+    let topics = signUp.topics
+    let email = signUp.email
+    topics.withLock { _ = $0.insert("swift") }
+    email.withLock { $0 += ".d" }
+    let copy = email.wrappedValue
+    email.withLock { $0 = String(repeating: "x", count: 64) }
+    #expect(copy == "a@b.c.d")
+    #expect(topics.wrappedValue == ["swift"])
+    #expect(signUp.wrappedValue.email == String(repeating: "x", count: 64))
+  }
+
+  @Test func readingTheRootInsideADerivedWriteSeesTheWriteSoFar() {
+    let stats = Shared(value: Stats())
+    let count = stats.count
+    let seen = count.withLock { count in
+      count = 5
+      return stats.wrappedValue.count
+    }
+    #expect(seen == 5)
+    #expect(stats.wrappedValue.count == 5)
+  }
+
   @Test func unwrappingNilGivesNil() {
     let user = Shared<User?>(value: nil)
     #expect(Shared(user) == nil)

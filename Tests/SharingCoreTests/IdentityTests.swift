@@ -19,6 +19,15 @@ import Testing
     #expect(b == 0)
   }
 
+  @Test func identitiesWithEqualHashesAreComparedByValue() {
+    @Shared(CollidingKey(name: "a")) var a = 0
+    @Shared(CollidingKey(name: "b")) var b = 0
+    @Shared(CollidingKey(name: "a")) var otherA = 0
+    $a.withLock { $0 = 3 }
+    #expect(b == 0)
+    #expect(otherA == 3)
+  }
+
   @Test func subscriptionIsCancelledWhenTheLastHolderGoesAway() {
     let store = TestStore<Int>()
     var first: Shared<Int>? = Shared(wrappedValue: 0, .test("count", store: store))
@@ -92,5 +101,31 @@ import Testing
     } matching: { issue in
       issue.description.contains("two different value types")
     }
+  }
+}
+
+/// A key whose identities all have the same hash.
+private struct CollidingKey: SharedKey {
+  struct ID: Hashable {
+    let name: String
+    func hash(into hasher: inout Hasher) { hasher.combine(0) }
+  }
+
+  let name: String
+  var id: ID { ID(name: name) }
+
+  func load(context: LoadContext<Int>, continuation: LoadContinuation<Int>) {
+    continuation.resumeReturningInitialValue()
+  }
+
+  func subscribe(
+    context: LoadContext<Int>,
+    subscriber: SharedSubscriber<Int>
+  ) -> SharedSubscription {
+    SharedSubscription {}
+  }
+
+  func save(_ value: Int, context: SaveContext, continuation: SaveContinuation) {
+    continuation.resume()
   }
 }

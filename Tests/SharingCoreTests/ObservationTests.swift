@@ -62,6 +62,17 @@ private final class ChangeCounter: Sendable {
     #expect(changes.value == 2)
   }
 
+  @Test func failedSaveNotifiesSaveErrorObservers() {
+    let store = TestStore<Int>()
+    let count = Shared(wrappedValue: 0, .test("count", store: store))
+    let changes = ChangeCounter()
+    changes.track { _ = count.saveError }
+    store.setSaveError(StoreError(message: "disk full"))
+    count.withLock { $0 += 1 }
+    #expect(changes.value == 1)
+    #expect((count.saveError as? StoreError)?.message == "disk full")
+  }
+
   @Test func untrackedValuesDoNotNotify() {
     let first = Shared(value: 0)
     let second = Shared(value: 0)

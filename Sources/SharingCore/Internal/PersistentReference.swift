@@ -108,38 +108,66 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
   }
 
   private func updateStatus(_ update: (inout State) -> Void) {
-    observationCenter()._withUnsafeGuaranteedRef { center in
-      center.withStatusMutation { state.withLock(update) }
+    // NB: Observers register through reads, which create the center: without one, nobody
+    //     observes the status, and the update skips Observation, as writes of the value do.
+    //     A center created during the update is told about it, as in a write.
+    let centerBefore = existingObservationCenter
+    centerBefore?._withUnsafeGuaranteedRef { $0.willSetStatus() }
+    state.withLock(update)
+    let centerAfter = existingObservationCenter
+    if centerBefore == nil, let centerAfter {
+      centerAfter._withUnsafeGuaranteedRef { $0.willSetStatus() }
     }
+    centerAfter?._withUnsafeGuaranteedRef { $0.didSetStatus() }
   }
 
   // MARK: Saving
 
   override func didWrite() {
-    let drains = state.withLock { state in
-      guard state.saver != nil else { return false }
-      state.needsSave = true
-      defer { state.isSaving = true }
-      return !state.isSaving
-    }
-    guard drains else { return }
     // NB: One thread at a time hands values to the key, always reading the latest value,
     //     so the last save the key sees carries the last write.
-    while let saver = state.withLock({ state -> (any SharedKey<Value>)? in
-      guard state.needsSave, let saver = state.saver else {
-        state.isSaving = false
-        return nil
-      }
-      state.needsSave = false
-      return saver
-    }) {
-      saver.save(
+    var saver: (any SharedKey<Value>)?
+    guard requestSave(claimingInto: &saver) else { return }
+    repeat {
+      saver?.save(
         readUntracked(),
         context: .didSet,
         continuation: SaveContinuation(self.description) { [weak self] result in
           self?.finishSave(result)
         }
       )
+    } while claimPendingSave(into: &saver)
+  }
+
+  // NB: The key leaves the lock through 'inout', not as the result: a result of type
+  //     '(any SharedKey<Value>)?' makes the generic 'withLock' look up that type's metadata
+  //     on every save.
+
+  /// Records that the value needs saving; claims the save, and the key to save with, unless
+  /// another thread is already saving (it will save this value too).
+  private func requestSave(claimingInto saver: inout (any SharedKey<Value>)?) -> Bool {
+    state.withLock { state in
+      guard let current = state.saver else { return false }
+      guard !state.isSaving else {
+        state.needsSave = true
+        return false
+      }
+      state.isSaving = true
+      saver = current
+      return true
+    }
+  }
+
+  /// Claims a save requested while saving, if any, or ends saving.
+  private func claimPendingSave(into saver: inout (any SharedKey<Value>)?) -> Bool {
+    state.withLock { state in
+      guard state.needsSave, let current = state.saver else {
+        state.isSaving = false
+        return false
+      }
+      state.needsSave = false
+      saver = current
+      return true
     }
   }
 

@@ -97,9 +97,33 @@ struct KeyID: Hashable, @unchecked Sendable {
   // NB: Unchecked: wraps a key's 'id'; keys are 'Sendable', and so are the identities they
   //     compute in practice ('Hashable' does not imply 'Sendable' in the protocol).
   private let base: AnyHashable
+  private let hash: Int
 
   init(_ key: some SharedReaderKey) {
     self.base = AnyHashable(key.id)
+    self.hash = base.hashValue
+  }
+
+  static func == (lhs: Self, rhs: Self) -> Bool {
+    // NB: Hashes first: a dictionary compares the identity it looks up with the identity in
+    //     every bucket it probes, and comparing two 'AnyHashable's looks up generic metadata;
+    //     identities that differ almost always differ in hash. Equal values have equal
+    //     hashes, so the result is that of 'AnyHashable' equality.
+    lhs.hash == rhs.hash && lhs.base == rhs.base
+  }
+
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(hash)
+  }
+}
+
+extension PersistentReferences {
+  /// The registry of the current dependency scope.
+  static var current: PersistentReferences {
+    // NB: Read from the current values, which is what '@Dependency' resolves to when it is
+    //     read where it is created, without merging the values into a copy of themselves
+    //     and binding that copy as a task local on every creation of a shared value.
+    DependencyValues.current.persistentReferences
   }
 }
 

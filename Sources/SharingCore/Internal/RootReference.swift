@@ -6,12 +6,14 @@ import Synchronization
 class RootReference<Value>: SharedReference<Value>, @unchecked Sendable {
   // NB: Unchecked: 'value' is only accessed with 'lock' held, or re-entrantly by the thread
   //     that holds it (recorded in 'owner'); everything else is atomic or immutable.
+  /// Whether writes made by the program call ``didWrite()``, to be saved.
+  // NB: First, so that it fills the padding after the base class's last field, a 'Bool':
+  //     last, it made a root with an 'Int' value one malloc size class larger.
+  private let hasWriteHook: Bool
   private let lock = Lock()
   private let owner = Atomic<UInt>(0)
   @exclusivity(unchecked) private var value: Value
   private let center = Atomic<Unmanaged<ObservationCenter>?>(nil)
-  /// Whether writes made by the program call ``didWrite()``, to be saved.
-  private let hasWriteHook: Bool
 
   init(value: Value, hasWriteHook: Bool = false) {
     self.value = value
@@ -25,11 +27,29 @@ class RootReference<Value>: SharedReference<Value>, @unchecked Sendable {
   // MARK: Reading
 
   override final func read() -> Value {
-    if SharedTracking.isActive, let snapshot = SharedTracking.asserting?.snapshot(of: self) {
-      return snapshot
-    }
+    // NB: Snapshots are looked up out of line: a 'Value?' here would make every read of a
+    //     generic value look up the metadata of 'Optional<Value>' first.
+    guard !SharedTracking.isActive else { return readWhileTracking() }
     observationCenter()._withUnsafeGuaranteedRef { $0.accessValue() }
     return withValueLock { value }
+  }
+
+  @inline(never)
+  private func readWhileTracking() -> Value {
+    if let snapshot = SharedTracking.asserting?.snapshot(of: self) { return snapshot }
+    observationCenter()._withUnsafeGuaranteedRef { $0.accessValue() }
+    return withValueLock { value }
+  }
+
+  override final func readMember<Member>(at offset: Int, as type: Member.Type) -> Member {
+    guard !SharedTracking.isActive else { return super.readMember(at: offset, as: type) }
+    observationCenter()._withUnsafeGuaranteedRef { $0.accessValue() }
+    return withValueLock {
+      withUnsafePointer(to: &value) { pointer in
+        UnsafeRawPointer(pointer).advanced(by: offset).assumingMemoryBound(to: Member.self)
+          .pointee
+      }
+    }
   }
 
   /// The current value, without recording an access or looking at snapshots.
@@ -62,13 +82,38 @@ class RootReference<Value>: SharedReference<Value>, @unchecked Sendable {
     try write(from: .program, body)
   }
 
+  override final func withMemberLock<Member, R, E: Error>(
+    at offset: Int,
+    as type: Member.Type,
+    _ body: (inout Member) throws(E) -> R
+  ) throws(E) -> R {
+    try write(from: .program) { (value: inout Value) throws(E) -> R in
+      try withUnsafeMutablePointer(to: &value) { (pointer) throws(E) -> R in
+        try body(
+          &UnsafeMutableRawPointer(pointer).advanced(by: offset)
+            .assumingMemoryBound(to: Member.self).pointee
+        )
+      }
+    }
+  }
+
+  // NB: Inlined into 'withLock', with tracking out of line, so that a write is one call
+  //     deep: each generic, typed-throws call in between forwards the result and error
+  //     indirectly.
+  @inline(__always)
   final func write<R, E: Error>(
     from origin: WriteOrigin,
     _ body: (inout Value) throws(E) -> R
   ) throws(E) -> R {
-    guard SharedTracking.isActive else {
-      return try lockedWrite(from: origin, snapshottingFor: [], body)
-    }
+    guard !SharedTracking.isActive else { return try writeWhileTracking(from: origin, body) }
+    return try lockedWrite(from: origin, snapshottingFor: [], body)
+  }
+
+  @inline(never)
+  private func writeWhileTracking<R, E: Error>(
+    from origin: WriteOrigin,
+    _ body: (inout Value) throws(E) -> R
+  ) throws(E) -> R {
     if let asserting = SharedTracking.asserting {
       // NB: Inside an assertion, writes describe the expected value: they go to the snapshot.
       return try asserting.mutateSnapshot(of: self, body)
@@ -76,6 +121,7 @@ class RootReference<Value>: SharedReference<Value>, @unchecked Sendable {
     return try lockedWrite(from: origin, snapshottingFor: SharedTracking.trackers, body)
   }
 
+  @inline(__always)
   private func lockedWrite<R, E: Error>(
     from origin: WriteOrigin,
     snapshottingFor trackers: [ChangeTracker],
@@ -92,13 +138,18 @@ class RootReference<Value>: SharedReference<Value>, @unchecked Sendable {
 
     lock.lock()
     owner.store(thread, ordering: .relaxed)
-    for tracker in trackers { tracker.snapshotIfNeeded(self, value: value) }
-    let result: Result<R, E>
-    do throws(E) {
-      result = .success(try body(&value))
-    } catch {
-      result = .failure(error)
-    }
+    // NB: Unlocks, then notifies and saves, whether the body returns or throws. A 'defer'
+    //     rather than a 'Result' of the body: a generic 'Result' costs a metadata lookup
+    //     and an enum round trip on every write.
+    defer { endWrite(from: origin, centerBefore: centerBefore) }
+    if !trackers.isEmpty { snapshot(for: trackers) }
+    return try body(&value)
+  }
+
+  /// Ends a write begun by ``lockedWrite(from:snapshottingFor:_:)``: unlocks, then notifies
+  /// observers and saves.
+  @inline(__always)
+  private func endWrite(from origin: WriteOrigin, centerBefore: Unmanaged<ObservationCenter>?) {
     let centerAfter = center.load(ordering: .acquiring)
     owner.store(0, ordering: .relaxed)
     lock.unlock()
@@ -108,7 +159,11 @@ class RootReference<Value>: SharedReference<Value>, @unchecked Sendable {
     }
     centerAfter?._withUnsafeGuaranteedRef { $0.didSetValue() }
     if hasWriteHook && origin == .program { didWrite() }
-    return try result.get()
+  }
+
+  @inline(never)
+  private func snapshot(for trackers: [ChangeTracker]) {
+    for tracker in trackers { tracker.snapshotIfNeeded(self, value: value) }
   }
 
   /// Called after each write made by the program, outside the lock. Subclasses persist the
@@ -121,6 +176,11 @@ class RootReference<Value>: SharedReference<Value>, @unchecked Sendable {
   final func observationCenter() -> Unmanaged<ObservationCenter> {
     if let center = center.load(ordering: .acquiring) { return center }
     return makeObservationCenter()
+  }
+
+  /// The observation center, if the value or its status was ever read.
+  final var existingObservationCenter: Unmanaged<ObservationCenter>? {
+    center.load(ordering: .acquiring)
   }
 
   @inline(never)

@@ -17,7 +17,53 @@ class SharedReference<Value>: @unchecked Sendable, CustomStringConvertible {
   @inline(__always)
   final var resolved: SharedReference<Value> {
     guard isRedirected.load(ordering: .acquiring) else { return self }
-    return redirectionLock.withLock { redirection }?.resolved ?? self
+    return redirectionTarget()
+  }
+
+  /// The current value of ``resolved``, recorded as an access for observation.
+  @inline(__always)
+  final func resolvedRead() -> Value {
+    // NB: Not 'resolved.read()': returning 'self' from 'resolved' costs a retain and a
+    //     release on every read; calling 'read()' on 'self' costs neither.
+    guard isRedirected.load(ordering: .acquiring) else { return read() }
+    return redirectionTarget().read()
+  }
+
+  /// Mutates the value of ``resolved`` with exclusive access.
+  @inline(__always)
+  final func resolvedWithLock<R, E: Error>(
+    _ body: (inout Value) throws(E) -> R
+  ) throws(E) -> R {
+    // NB: Not 'resolved.withLock(body)', for the reason given in 'resolvedRead()'.
+    guard isRedirected.load(ordering: .acquiring) else { return try withLock(body) }
+    return try redirectionTarget().withLock(body)
+  }
+
+  /// The member at `offset` in the value of ``resolved``; see ``readMember(at:as:)``.
+  @inline(__always)
+  final func resolvedReadMember<Member>(at offset: Int, as type: Member.Type) -> Member {
+    guard isRedirected.load(ordering: .acquiring) else { return readMember(at: offset, as: type) }
+    return redirectionTarget().readMember(at: offset, as: type)
+  }
+
+  /// Mutates the member at `offset` in the value of ``resolved``; see
+  /// ``withMemberLock(at:as:_:)``.
+  @inline(__always)
+  final func resolvedWithMemberLock<Member, R, E: Error>(
+    at offset: Int,
+    as type: Member.Type,
+    _ body: (inout Member) throws(E) -> R
+  ) throws(E) -> R {
+    guard isRedirected.load(ordering: .acquiring) else {
+      return try withMemberLock(at: offset, as: type, body)
+    }
+    return try redirectionTarget().withMemberLock(at: offset, as: type, body)
+  }
+
+  // NB: Out of line: the recursion would keep 'resolved' from being inlined.
+  @inline(never)
+  private final func redirectionTarget() -> SharedReference<Value> {
+    redirectionLock.withLock { redirection }?.resolved ?? self
   }
 
   /// Makes every holder of this reference use `target` from now on.
@@ -43,6 +89,36 @@ class SharedReference<Value>: @unchecked Sendable, CustomStringConvertible {
   }
 
   var description: String { preconditionFailure("Subclass responsibility") }
+
+  // MARK: Stored members, overridden to reach them without copying the whole value
+
+  /// The member stored `offset` bytes into the value, recorded as an access for observation.
+  ///
+  /// `offset` is a stored property's, from `MemoryLayout<Value>.offset(of:)`, and `Member`
+  /// is that property's type.
+  func readMember<Member>(at offset: Int, as type: Member.Type) -> Member {
+    let value = read()
+    return withUnsafePointer(to: value) { pointer in
+      UnsafeRawPointer(pointer).advanced(by: offset).assumingMemoryBound(to: Member.self).pointee
+    }
+  }
+
+  /// Mutates the member stored `offset` bytes into the value with exclusive access; see
+  /// ``readMember(at:as:)``.
+  func withMemberLock<Member, R, E: Error>(
+    at offset: Int,
+    as type: Member.Type,
+    _ body: (inout Member) throws(E) -> R
+  ) throws(E) -> R {
+    try withLock { (value: inout Value) throws(E) -> R in
+      try withUnsafeMutablePointer(to: &value) { (pointer) throws(E) -> R in
+        try body(
+          &UnsafeMutableRawPointer(pointer).advanced(by: offset)
+            .assumingMemoryBound(to: Member.self).pointee
+        )
+      }
+    }
+  }
 
   // MARK: Persistence, forwarded to the root by default
 
