@@ -46,7 +46,7 @@ public func reportIssue(
   line: UInt = #line,
   column: UInt = #column
 ) {
-  let description = "Caught error: \(String(reflecting: error))"
+  let description = "Caught error: \(error)"
   reportIssue(
     message().map { "\($0)\n\n\(description)" } ?? description,
     fileID: fileID,

@@ -6,6 +6,7 @@ import Synchronization
 class RootReference<Value>: SharedReference<Value>, @unchecked Sendable {
   // NB: Unchecked: 'value' is only accessed with 'lock' held, or re-entrantly by the thread
   //     that holds it (recorded in 'owner'); everything else is atomic or immutable.
+
   /// Whether writes made by the program call ``didWrite()``, to be saved.
   // NB: First, so that it fills the padding after the base class's last field, a 'Bool':
   //     last, it made a root with an 'Int' value one malloc size class larger.
@@ -128,11 +129,7 @@ class RootReference<Value>: SharedReference<Value>, @unchecked Sendable {
     _ body: (inout Value) throws(E) -> R
   ) throws(E) -> R {
     let thread = currentThreadID()
-    if owner.load(ordering: .relaxed) == thread {
-      // NB: A 'withLock' body on this thread writes its own value again: it holds the lock,
-      //     and its outer write notifies and saves when it ends.
-      return try body(&value)
-    }
+    if owner.load(ordering: .relaxed) == thread { return try nestedWrite(body) }
     let centerBefore = center.load(ordering: .acquiring)
     centerBefore?._withUnsafeGuaranteedRef { $0.willSetValue() }
 
@@ -159,6 +156,24 @@ class RootReference<Value>: SharedReference<Value>, @unchecked Sendable {
     }
     centerAfter?._withUnsafeGuaranteedRef { $0.didSetValue() }
     if hasWriteHook && origin == .program { didWrite() }
+  }
+
+  /// A write from inside a `withLock` body on this same value: a programming error.
+  ///
+  /// It cannot be applied in place: the outer body holds the value `inout`, and the optimiser
+  /// may keep it in registers and store it back over the inner change. So it is reported,
+  /// and applied to a copy that is discarded.
+  @inline(never)
+  private func nestedWrite<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
+    reportIssue(
+      """
+      'withLock' was called on \(keyDescription ?? "a shared value") from inside its own \
+      'withLock'. The inner change is discarded: make it through the outer body's 'inout' \
+      value instead.
+      """
+    )
+    var copy = value
+    return try body(&copy)
   }
 
   @inline(never)
