@@ -37,7 +37,7 @@ package final class PersistentReferences: Sendable {
     //     which may create other shared values.
     created.start(loading: loading)
     let winner = entries.withLock { entries -> AnyObject in
-      if let existing = entries[id]?.reference { return existing }
+      if let entry = entries[id], let existing = entry.reference { return existing }
       entries[id] = Entry(reference: created, identity: ObjectIdentifier(created))
       return created
     }
@@ -58,7 +58,13 @@ package final class PersistentReferences: Sendable {
     _ id: KeyID,
     of type: Value.Type
   ) -> PersistentReference<Value>? {
-    guard let existing = entries.withLock({ $0[id]?.reference }) else { return nil }
+    // NB: The entry is bound before its weak reference is loaded: Swift 6.3 miscompiles
+    //     'entries[id]?.reference' inside 'Mutex.withLock' into a load from a null pointer.
+    let existing = entries.withLock { entries -> AnyObject? in
+      guard let entry = entries[id] else { return nil }
+      return entry.reference
+    }
+    guard let existing else { return nil }
     return existing as? PersistentReference<Value>
   }
 
