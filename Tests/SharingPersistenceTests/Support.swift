@@ -63,3 +63,8 @@ func bytes(_ string: String) -> Data {
 func text(_ data: Data?) -> String? {
   data.map { String(decoding: $0, as: UTF8.self) }
 }
+
+/// The contents of a file on disk as a string, or `nil` if it cannot be read.
+func fileText(_ url: URL) -> String? {
+  text(try? Data(contentsOf: url))
+}
