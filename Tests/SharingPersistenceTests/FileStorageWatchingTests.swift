@@ -62,6 +62,7 @@ import Testing
       let url = directory.file("count.json")
       let key = FileStorageKey<Int>.fileStorage(url)
       let received = Mutex<[Int?]>([])
+      key.load(context: .initialValue(0), continuation: LoadContinuation("load") { _ in })
       let subscription = key.subscribe(
         context: .initialValue(0),
         subscriber: SharedSubscriber(

@@ -14,7 +14,8 @@ struct DiskFileSystem: FileSystemBackend {
   func contents(of url: URL) throws -> Data? {
     let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else {
-      if errno == ENOENT { return nil }
+      // NB: A file where a parent directory should be also means there is no such file.
+      if errno == ENOENT || errno == ENOTDIR { return nil }
       throw Self.posixError(errno)
     }
     defer { close(descriptor) }

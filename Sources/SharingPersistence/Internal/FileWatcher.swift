@@ -22,9 +22,17 @@ final class FileWatcher: Sendable {
   private struct Watch {
     let path: String
     let onChange: @Sendable () -> Void
-    /// The watched directory and the entry name that concerns this watch: the file itself
-    /// (`isParent`), or the next missing directory on its path.
-    var binding: (descriptor: Int32, name: String, isParent: Bool)?
+    /// Where the watch listens now: the file's directory, or a missing directory's parent.
+    var binding: Binding?
+  }
+
+  /// A watched directory, and the entry in it that concerns a watch.
+  private struct Binding {
+    let descriptor: Int32
+    let directory: String
+    let name: String
+    /// Whether the entry is the file itself, rather than a missing directory on its path.
+    let isParent: Bool
   }
 
   private struct State {
@@ -79,18 +87,35 @@ final class FileWatcher: Sendable {
   /// Watches the file's directory, or the nearest existing ancestor if it is missing.
   private func arm(_ id: Int, in state: inout State) {
     guard let path = state.watches[id]?.path else { return }
+    // NB: A missing directory may be created between the failed watch on it and the watch
+    //     on its parent, whose creation event would then never come: look again, a few times.
+    for _ in 0..<8 {
+      guard let binding = addWatch(for: path) else { return }
+      state.directories[binding.descriptor, default: [:]][binding.name, default: []].insert(id)
+      state.watches[id]?.binding = binding
+      let entry = (binding.directory as NSString).appendingPathComponent(binding.name)
+      guard !binding.isParent, access(entry, F_OK) == 0 else { return }
+      unbind(id, in: &state)
+    }
+  }
+
+  /// Watches the file's directory, or its nearest existing ancestor.
+  private func addWatch(for path: String) -> Binding? {
     var directory = (path as NSString).deletingLastPathComponent
     var name = (path as NSString).lastPathComponent
     var isParent = true
     while true {
       let watchDescriptor = inotify_add_watch(descriptor, directory, Self.mask)
       if watchDescriptor >= 0 {
-        state.directories[watchDescriptor, default: [:]][name, default: []].insert(id)
-        state.watches[id]?.binding = (watchDescriptor, name, isParent)
-        return
+        return Binding(
+          descriptor: watchDescriptor,
+          directory: directory,
+          name: name,
+          isParent: isParent
+        )
       }
       guard errno == ENOENT || errno == ENOTDIR, directory != "/", !directory.isEmpty
-      else { return }
+      else { return nil }
       name = (directory as NSString).lastPathComponent
       directory = (directory as NSString).deletingLastPathComponent
       isParent = false
@@ -98,7 +123,8 @@ final class FileWatcher: Sendable {
   }
 
   private func unbind(_ id: Int, in state: inout State) {
-    guard let (watchDescriptor, name, _) = state.watches[id]?.binding else { return }
+    guard let binding = state.watches[id]?.binding else { return }
+    let (watchDescriptor, name) = (binding.descriptor, binding.name)
     state.watches[id]?.binding = nil
     state.directories[watchDescriptor]?[name]?.remove(id)
     if state.directories[watchDescriptor]?[name]?.isEmpty == true {

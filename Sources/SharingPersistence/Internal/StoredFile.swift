@@ -69,14 +69,15 @@ final class StoredFile: Sendable {
   func subscribe(
     _ onChange: @escaping @Sendable (Result<Data?, any Error>) -> Void
   ) -> @Sendable () -> Void {
-    let id = state.withLock { state in
+    let (id, startsWatching) = state.withLock { state in
       defer { state.nextSubscriberID += 1 }
       state.subscribers[state.nextSubscriberID] = onChange
-      if state.stopWatching == nil {
-        state.stopWatching = backend.watch(url) { [weak self] in self?.fileMayHaveChanged() }
-      }
-      return state.nextSubscriberID
+      guard state.stopWatching == nil else { return (state.nextSubscriberID, false) }
+      state.stopWatching = backend.watch(url) { [weak self] in self?.fileMayHaveChanged() }
+      return (state.nextSubscriberID, true)
     }
+    // NB: The file may have changed between being loaded and being watched.
+    if startsWatching { fileMayHaveChanged() }
     return { [self] in
       let stop = state.withLock { state -> (@Sendable () -> Void)? in
         state.subscribers[id] = nil
