@@ -18,18 +18,17 @@ import Testing
   }
 
   @Test func changesAreSavedToDisk() async throws {
-    try await withTemporaryDirectory { directory in
-      let suite = directory.file("defaults").path
-      let store = try #require(UserDefaults(suiteName: suite))
-      @Shared(.appStorage("name", store: store)) var name = ""
-      $name.withLock { $0 = "Blob" }
-      await expectEventually("the property list") {
-        guard
-          let data = FileManager.default.contents(atPath: suite + ".plist"),
-          let plist = try? PropertyListSerialization.propertyList(from: data, format: nil)
-        else { return false }
-        return (plist as? [String: Any])?["name"] as? String == "Blob"
-      }
+    // NB: A suite in the directory of temporary stores, which is removed at exit.
+    let suite = TemporaryUserDefaults.makeSuiteName()
+    let store = try #require(UserDefaults(suiteName: suite))
+    @Shared(.appStorage("name", store: store)) var name = ""
+    $name.withLock { $0 = "Blob" }
+    await expectEventually("the property list") {
+      guard
+        let data = FileManager.default.contents(atPath: suite + ".plist"),
+        let plist = try? PropertyListSerialization.propertyList(from: data, format: nil)
+      else { return false }
+      return (plist as? [String: Any])?["name"] as? String == "Blob"
     }
   }
 }

@@ -31,15 +31,15 @@ import Testing
   }
 
   @Test func appStorageWriteFromAnotherProcessIsPlayedBack() async throws {
-    try await withTemporaryDirectory { directory in
-      let suite = directory.file("defaults").path
-      let store = try #require(UserDefaults(suiteName: suite))
-      @Shared(.appStorage("count", store: store)) var count = 0
-      $count.withLock { $0 = 1 }
-      try await $count.save()
-      let run = try await Probe.run(["defaults-set", suite, "count", "42"])
-      #expect(run.status == 0, "\(run.standardError)")
-      await expectEventually("the other process's write") { count == 42 }
-    }
+    // NB: A suite in the directory of temporary stores, which is removed at exit: the store
+    //     may be synchronised again after this test ends.
+    let suite = TemporaryUserDefaults.makeSuiteName()
+    let store = try #require(UserDefaults(suiteName: suite))
+    @Shared(.appStorage("count", store: store)) var count = 0
+    $count.withLock { $0 = 1 }
+    try await $count.save()
+    let run = try await Probe.run(["defaults-set", suite, "count", "42"])
+    #expect(run.status == 0, "\(run.standardError)")
+    await expectEventually("the other process's write") { count == 42 }
   }
 }
