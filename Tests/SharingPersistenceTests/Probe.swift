@@ -23,8 +23,14 @@ enum Probe {
     return nil
   }()
 
+  /// A probe that was started.
+  struct Started {
+    let process: Process
+    let standardError: URL
+  }
+
   /// Starts the probe with live dependencies.
-  static func start(_ arguments: [String]) throws -> (Process, Pipe) {
+  static func start(_ arguments: [String]) throws -> Started {
     let executable = try #require(executable, "PersistenceProbe was not built next to the tests")
     let process = Process()
     process.executableURL = executable
@@ -33,33 +39,42 @@ enum Probe {
     // NB: The test runner's variables would make the probe think it runs tests.
     for key in environment.keys where key.hasPrefix("XCTest") { environment[key] = nil }
     environment["SWIFT_DEPENDENCIES_CONTEXT"] = "live"
+    // NB: Under the thread sanitizer the probe reports what the test process reports; its
+    //     exit status must still tell whether it did its job.
+    environment["TSAN_OPTIONS"] = [environment["TSAN_OPTIONS"], "exitcode=0"]
+      .compactMap { $0 }.joined(separator: ":")
     process.environment = environment
-    let standardError = Pipe()
-    process.standardError = standardError
+    // NB: A file, not a pipe: a full pipe would block the probe until it is read.
+    let standardError = FileManager.default.temporaryDirectory
+      .appendingPathComponent("PersistenceProbe-\(UUID().uuidString).log")
+    try Data().write(to: standardError)
+    let handle = try FileHandle(forWritingTo: standardError)
+    defer { try? handle.close() }
+    process.standardError = handle
     process.standardOutput = FileHandle.nullDevice
     try process.run()
-    return (process, standardError)
+    return Started(process: process, standardError: standardError)
   }
 
-  /// Waits for a started probe to exit; terminates it and records an issue if it runs longer
-  /// than `timeout`.
+  /// Waits for a started probe to exit; kills it and records an issue if it runs longer than
+  /// `timeout`.
   static func finish(
-    _ started: (Process, Pipe),
+    _ started: Started,
     timeout: Duration = .seconds(60),
     sourceLocation: SourceLocation = #_sourceLocation
   ) async -> Run {
-    let (process, standardError) = started
+    let process = started.process
+    defer { try? FileManager.default.removeItem(at: started.standardError) }
     let deadline = ContinuousClock.now + timeout
     while process.isRunning {
       guard ContinuousClock.now < deadline else {
-        process.terminate()
         Issue.record("PersistenceProbe did not exit in time", sourceLocation: sourceLocation)
-        break
+        kill(process.processIdentifier, SIGKILL)
+        return Run(status: -1, standardError: "")
       }
       try? await Task.sleep(for: .milliseconds(10))
     }
-    process.waitUntilExit()
-    let output = standardError.fileHandleForReading.readDataToEndOfFile()
+    let output = try? Data(contentsOf: started.standardError)
     return Run(status: process.terminationStatus, standardError: text(output) ?? "")
   }
 
