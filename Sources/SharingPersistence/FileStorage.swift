@@ -1,6 +1,5 @@
 public import Foundation
 import SharingDependencies
-import Synchronization
 
 /// Where ``FileStorageKey`` reads and writes files: the real file system, or a virtual one
 /// held in memory.
@@ -131,7 +130,7 @@ public struct FileStorage: Hashable, Sendable {
     let backend: any FileSystemBackend
     let scheduler: any WriteScheduler
     let throttle: Duration
-    let files = Mutex<[URL: StoredFile]>([:])
+    let files = Locked<[URL: StoredFile]>([:])
 
     init(backend: any FileSystemBackend, scheduler: any WriteScheduler, throttle: Duration) {
       self.backend = backend

@@ -1,12 +1,11 @@
 public import SharingDependencies
-import Synchronization
 
 /// The store behind ``InMemoryKey``: values that live as long as the process.
 ///
 /// The default store is ``DependencyValues/defaultInMemoryStorage``: one store for the whole
 /// program, and a fresh one for each test and preview.
 public final class InMemoryStorage: Hashable, Sendable {
-  private let values = Mutex<[String: any Sendable]>([:])
+  private let values = Locked<[String: any Sendable]>([:])
 
   /// Creates an empty store.
   public init() {}

@@ -61,7 +61,7 @@ import Testing
     try await withLiveFileSystem { directory in
       let url = directory.file("count.json")
       let key = FileStorageKey<Int>.fileStorage(url)
-      let received = Mutex<[Int?]>([])
+      let received = Locked<[Int?]>([])
       key.load(context: .initialValue(0), continuation: LoadContinuation("load") { _ in })
       let subscription = key.subscribe(
         context: .initialValue(0),

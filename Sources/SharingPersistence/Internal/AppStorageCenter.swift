@@ -1,6 +1,6 @@
+import SharingDependencies
 import Dispatch
 import Foundation
-import Synchronization
 
 /// Notices changes to user defaults and keeps them on disk, for every ``AppStorageKey``
 /// subscription in the process.
@@ -41,7 +41,7 @@ final class AppStorageCenter: Sendable {
     var isPolling = false
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
   private let queue = DispatchQueue(label: "Sharing.AppStorage")
 
   private init() {

@@ -1,4 +1,4 @@
-import Synchronization
+import SharingDependencies
 
 #if canImport(Darwin)
 import Darwin
@@ -24,7 +24,7 @@ enum ExitFlush {
     case cleanUp
   }
 
-  private static let flushes = Mutex<[(phase: Phase, run: @Sendable () -> Void)]>([])
+  private static let flushes = Locked<[(phase: Phase, run: @Sendable () -> Void)]>([])
 
   private static let installHandler: Void = {
     atexit { ExitFlush.run() }

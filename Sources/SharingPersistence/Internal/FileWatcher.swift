@@ -1,11 +1,11 @@
 #if os(Linux)
 #if canImport(Glibc)
+import SharingDependencies
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
 import Foundation
-import Synchronization
 
 /// Watches files for changes made by anyone, with one inotify descriptor and one reader
 /// thread for the whole process.
@@ -51,7 +51,7 @@ final class FileWatcher: Sendable {
     | UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
 
   private let descriptor: Int32
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   private init() {
     descriptor = inotify_init1(Int32(IN_CLOEXEC))

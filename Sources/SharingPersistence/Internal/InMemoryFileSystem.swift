@@ -1,5 +1,5 @@
+import SharingDependencies
 import Foundation
-import Synchronization
 
 /// A virtual file system held in memory, for tests and previews.
 ///
@@ -13,7 +13,7 @@ final class InMemoryFileSystem: FileSystemBackend {
     var watchers: [URL: [Int: @Sendable () -> Void]] = [:]
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   func contents(of url: URL) throws -> Data? {
     state.withLock { $0.files[url] }

@@ -1,4 +1,4 @@
-import Synchronization
+import SharingDependencies
 
 /// A scheduler whose time only moves when a test advances it.
 package final class ManualWriteScheduler: WriteScheduler {
@@ -8,7 +8,7 @@ package final class ManualWriteScheduler: WriteScheduler {
     var actions: [(deadline: Duration, sequence: Int, action: @Sendable () -> Void)] = []
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   package init() {}
 

@@ -1,4 +1,4 @@
-import Synchronization
+import SharingDependencies
 
 /// The files with a write pending or in progress, across every ``FileStorage``, flushed
 /// when the process exits normally.
@@ -8,7 +8,7 @@ import Synchronization
 final class PendingFiles: Sendable {
   static let shared = PendingFiles()
 
-  private let files = Mutex<[ObjectIdentifier: StoredFile]>([:])
+  private let files = Locked<[ObjectIdentifier: StoredFile]>([:])
 
   private init() {
     ExitFlush.register { [self] in flushAll() }

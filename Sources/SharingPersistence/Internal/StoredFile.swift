@@ -1,6 +1,6 @@
+import SharingDependencies
 import Foundation
 import SharingCore
-import Synchronization
 
 /// Everything ``FileStorage`` knows about one file: the bytes it last saw there, the
 /// throttled write waiting to happen, undecodable bytes to keep, and who watches it.
@@ -13,8 +13,8 @@ final class StoredFile: Sendable {
   let url: URL
   private let backend: any FileSystemBackend
   private let scheduler: any WriteScheduler
-  private let writeLock = Mutex<UInt64>(0)
-  private let state: Mutex<State>
+  private let writeLock = Locked<UInt64>(0)
+  private let state: Locked<State>
 
   private struct State {
     var throttle: WriteThrottle
@@ -35,7 +35,7 @@ final class StoredFile: Sendable {
     self.url = url
     self.backend = backend
     self.scheduler = scheduler
-    self.state = Mutex(State(throttle: WriteThrottle(interval: throttle)))
+    self.state = Locked(State(throttle: WriteThrottle(interval: throttle)))
   }
 
   /// The number of times the file was written.

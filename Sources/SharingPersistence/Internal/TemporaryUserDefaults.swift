@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Fresh, isolated user defaults stores for tests and previews.
 ///
