@@ -132,8 +132,11 @@ final class StoredFile: Sendable {
       }
       perform(ticket)
     case .didSet:
-      guard let delay = state.withLock({ $0.throttle.enqueue(write, now: now) }) else { return }
+      let delay = state.withLock { $0.throttle.enqueue(write, now: now) }
+      // NB: Registered even when a write is already scheduled: an explicit save since then
+      //     may have taken the pending value and unregistered the file.
       PendingFiles.shared.insert(self)
+      guard let delay else { return }
       scheduler.schedule(after: delay) { [self] in
         let ticket = state.withLock { state in
           let ticket = state.throttle.takeScheduled(now: scheduler.now())
@@ -177,7 +180,11 @@ final class StoredFile: Sendable {
       }
     }
     state.withLock { $0.inFlight -= 1 }
-    if !hasPendingWork { PendingFiles.shared.remove(self) }
+    if !hasPendingWork {
+      PendingFiles.shared.remove(self)
+      // NB: A change enqueued between the check and the removal registered the file first.
+      if hasPendingWork { PendingFiles.shared.insert(self) }
+    }
     for continuation in ticket.write.continuations { continuation.resume(with: result) }
   }
 
