@@ -1,4 +1,5 @@
 import Foundation
+import SharingDependencies
 
 #if canImport(Darwin)
 import Darwin
@@ -60,6 +61,35 @@ struct DiskFileSystem: FileSystemBackend {
       let error = Self.posixError(errno)
       unlink(temporary.path)
       throw error
+    }
+    if Self.sweptPaths.withLock({ $0.insert(url.path).inserted }) {
+      Self.removeAbandonedTemporaryFiles(of: url)
+    }
+  }
+
+  /// The files whose abandoned temporary files this process already removed.
+  private static let sweptPaths = Locked<Set<String>>([])
+
+  /// Removes the temporary files of `url` that writes killed before their rename left behind.
+  ///
+  /// Only files untouched for a minute are removed: a younger one may belong to a write in
+  /// progress in another process.
+  private static func removeAbandonedTemporaryFiles(of url: URL) {
+    let directory = url.deletingLastPathComponent()
+    let prefix = ".\(url.lastPathComponent)."
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
+    else { return }
+    let cutoff = Date().addingTimeInterval(-60)
+    for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+      guard UUID(uuidString: String(name.dropFirst(prefix.count).dropLast(4))) != nil else {
+        continue
+      }
+      let path = directory.appendingPathComponent(name).path
+      guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+        attributes[.type] as? FileAttributeType == .typeRegular,
+        let modified = attributes[.modificationDate] as? Date, modified < cutoff
+      else { continue }
+      unlink(path)
     }
   }
 
