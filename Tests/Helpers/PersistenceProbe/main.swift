@@ -1,29 +1,21 @@
 // A second process for the persistence tests. Each command uses the live dependencies
-// (the tests start it with 'SWIFT_DEPENDENCIES_CONTEXT=live') and exits normally, so that
-// pending writes are flushed at exit.
+// (the tests start it with 'SWIFT_DEPENDENCIES_CONTEXT=live') and exits normally unless
+// it says otherwise, so that pending writes are flushed at exit.
 //
 //   file-increment <path> <count>   increments an integer file <count> times, then exits
 //   file-converge <path>            waits for "from parent" in a string file, then writes
 //                                   "from child"
 //   defaults-set <suite> <key> <n>  sets an integer in a user defaults suite, then exits
+//
+// Crash safety (CrashModes.swift): file-write-loop, file-pending.
+// Two processes (ConvergenceModes.swift): file-pingpong, defaults-pingpong, file-burst,
+// defaults-burst.
 
 import Foundation
 import SharingCore
 import SharingPersistence
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-
-/// Waits until `condition` holds; exits with status 2 if it does not within 30 seconds.
-func wait(for description: String, until condition: () -> Bool) {
-  let deadline = Date().addingTimeInterval(30)
-  while !condition() {
-    guard Date() < deadline else {
-      FileHandle.standardError.write(Data("Timed out waiting for \(description)\n".utf8))
-      exit(2)
-    }
-    usleep(5_000)
-  }
-}
 
 switch (arguments.first, arguments.count) {
 case ("file-increment", 3):
@@ -42,7 +34,43 @@ case ("defaults-set", 4):
   @Shared(.appStorage(arguments[2], store: store)) var value = 0
   $value.withLock { $0 = Int(arguments[3]) ?? 0 }
 
+case ("file-write-loop", 3), ("file-write-loop", 4):
+  await writeLoop(
+    path: arguments[1],
+    acks: arguments[2],
+    count: arguments.dropFirst(3).first.flatMap { Int($0) }
+  )
+
+case ("file-pending", 4):
+  await pendingWrite(path: arguments[1], ready: arguments[2], signals: arguments[3])
+
+case ("file-pingpong", 3):
+  await filePingPong(path: arguments[1], rounds: Int(arguments[2]) ?? 0)
+
+case ("defaults-pingpong", 4):
+  await defaultsPingPong(suite: arguments[1], key: arguments[2], rounds: Int(arguments[3]) ?? 0)
+
+case ("file-burst", 7):
+  await fileBurst(
+    path: arguments[1],
+    first: Int(arguments[2]) ?? 0,
+    count: Int(arguments[3]) ?? 0,
+    done: arguments[4],
+    stop: arguments[5],
+    report: arguments[6]
+  )
+
+case ("defaults-burst", 8):
+  await defaultsBurst(
+    suite: arguments[1],
+    first: Int(arguments[2]) ?? 0,
+    count: Int(arguments[3]) ?? 0,
+    otherFirst: Int(arguments[4]) ?? 0,
+    done: arguments[5],
+    stop: arguments[6],
+    report: arguments[7]
+  )
+
 default:
-  FileHandle.standardError.write(Data("Unknown command: \(arguments)\n".utf8))
-  exit(1)
+  fail("Unknown command: \(arguments)")
 }

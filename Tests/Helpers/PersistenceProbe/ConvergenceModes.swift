@@ -1,0 +1,102 @@
+import Foundation
+import SharingCore
+import SharingDependencies
+import SharingPersistence
+
+/// `file-pingpong <path> <rounds>`: on an integer file, waits to see each odd value the other
+/// process writes (1, 3, …, 2 × rounds − 1) and answers with the next even value, written at
+/// once with `save()`. Exits with status 2 if an odd value is not seen within 30 seconds.
+func filePingPong(path: String, rounds: Int) async {
+  @Shared(.fileStorage(URL(fileURLWithPath: path))) var value = 0
+  await pingPong(rounds: rounds, value: $value)
+}
+
+/// `defaults-pingpong <suite> <key> <rounds>`: the same, on an integer in a user defaults
+/// suite.
+func defaultsPingPong(suite: String, key: String, rounds: Int) async {
+  guard let store = UserDefaults(suiteName: suite) else { fail("No suite \(suite)") }
+  @Shared(.appStorage(key, store: store)) var value = 0
+  await pingPong(rounds: rounds, value: $value)
+}
+
+private func pingPong(rounds: Int, value: Shared<Int>) async {
+  for odd in stride(from: 1, to: 2 * rounds, by: 2) {
+    wait(for: "\(odd), holding \(value.wrappedValue)") { value.wrappedValue == odd }
+    value.withLock { $0 = odd + 1 }
+    await save(value)
+  }
+}
+
+/// `file-burst <path> <first> <count> <done> <stop> <report>`: writes `first`, `first + 1`,
+/// … (`count` values) to an integer file, each with `save()`, and creates `<done>`. Then,
+/// until `<stop>` exists, keeps `<report>` holding the value it sees.
+func fileBurst(
+  path: String,
+  first: Int,
+  count: Int,
+  done: String,
+  stop: String,
+  report: String
+)
+  async
+{
+  @Shared(.fileStorage(URL(fileURLWithPath: path))) var value = 0
+  for offset in 0..<count {
+    $value.withLock { $0 = first + offset }
+    await save($value)
+  }
+  touch(done)
+  keepReporting(to: report, until: stop) { "\(value)" }
+}
+
+/// `defaults-burst <suite> <first> <count> <other-first> <done> <stop> <report>`: writes
+/// `first`, `first + 1`, … to the key "shared" and to a key of its own, "own-<first>", each
+/// with `save()`, and creates `<done>`. Then, until `<stop>` exists, keeps `<report>` holding
+/// "<shared> <own-<other-first>>" as it sees them.
+func defaultsBurst(
+  suite: String,
+  first: Int,
+  count: Int,
+  otherFirst: Int,
+  done: String,
+  stop: String,
+  report: String
+) async {
+  guard let store = UserDefaults(suiteName: suite) else { fail("No suite \(suite)") }
+  @Shared(.appStorage("shared", store: store)) var shared = 0
+  @Shared(.appStorage("own-\(first)", store: store)) var own = 0
+  @Shared(.appStorage("own-\(otherFirst)", store: store)) var other = 0
+  for offset in 0..<count {
+    $shared.withLock { $0 = first + offset }
+    $own.withLock { $0 = first + offset }
+    await save($shared)
+    await save($own)
+  }
+  touch(done)
+  keepReporting(to: report, until: stop) { "\(shared) \(other)" }
+}
+
+private func save(_ value: Shared<Int>) async {
+  do {
+    try await value.save()
+  } catch {
+    fail("save() failed: \(error)")
+  }
+}
+
+/// Replaces the file at `path` with `current()` whenever it changes, until `stop` exists.
+private func keepReporting(to path: String, until stop: String, _ current: () -> String) {
+  var reported: String?
+  while !exists(stop) {
+    let value = current()
+    if value != reported {
+      do {
+        try Data(value.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+      } catch {
+        fail("Could not write \(path): \(error)")
+      }
+      reported = value
+    }
+    usleep(2_000)
+  }
+}
