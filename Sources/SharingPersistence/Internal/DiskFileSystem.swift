@@ -13,7 +13,9 @@ import Musl
 /// notifications from ``FileWatcher``.
 struct DiskFileSystem: FileSystemBackend {
   func contents(of url: URL) throws -> Data? {
-    let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+    // NB: Non-blocking, so that a FIFO in place of the file is refused below rather than
+    //     blocking until some writer opens it; reads of a regular file never block anyway.
+    let descriptor = open(url.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard descriptor >= 0 else {
       // NB: A file where a parent directory should be also means there is no such file.
       if errno == ENOENT || errno == ENOTDIR { return nil }
