@@ -1,0 +1,158 @@
+import Foundation
+import SharingCore
+import SharingDependencies
+import SharingPersistence
+import Testing
+
+/// Values of the wrong type in user defaults, for every type `appStorage` supports: the
+/// default value is used, an issue names the key, and the stored value is left as it is
+/// until the shared value changes.
+@Suite struct CorruptDefaultsTests {
+  @Dependency(\.defaultAppStorage) var store
+
+  var list: [Int] { [1, 2] }
+  var dictionary: [String: Int] { ["a": 1] }
+
+  @Test func bool() {
+    expectIgnored(["true", 2.5, Data([1]), Date(), list, dictionary], default: false) {
+      .appStorage($0)
+    }
+  }
+
+  @Test func int() {
+    expectIgnored(["42", 4.5, Data([1]), Date(), list, dictionary], default: 7) {
+      .appStorage($0)
+    }
+  }
+
+  @Test func double() {
+    expectIgnored(["1.5", Data([1]), Date(), list, dictionary], default: 0.5) {
+      .appStorage($0)
+    }
+  }
+
+  @Test func string() {
+    expectIgnored([42, true, Data("text".utf8), Date(), list, dictionary], default: "x") {
+      .appStorage($0)
+    }
+  }
+
+  @Test func url() {
+    let fallback = URL(string: "https://example.com")!
+    expectIgnored(["not a url", 42, Data([1]), Date(), list, dictionary], default: fallback) {
+      .appStorage($0)
+    }
+  }
+
+  @Test func data() {
+    expectIgnored(["bytes", 42, Date(), list, dictionary], default: Data([9])) {
+      .appStorage($0)
+    }
+  }
+
+  @Test func date() {
+    let fallback = Date(timeIntervalSince1970: 0)
+    expectIgnored(["2020-01-01", 42, Data([1]), list, dictionary], default: fallback) {
+      .appStorage($0)
+    }
+  }
+
+  @Test func intRawRepresentable() {
+    expectIgnored([99, -1, "high", Data([1]), list, dictionary], default: Priority.low) {
+      .appStorage($0)
+    }
+  }
+
+  @Test func stringRawRepresentable() {
+    expectIgnored(["sepia", 1, Data([1]), list, dictionary], default: Theme.light) {
+      .appStorage($0)
+    }
+  }
+
+  @Test func optionals() {
+    expectIgnored(["42", list], default: Int?.none) { .appStorage($0) }
+    expectIgnored([42, list], default: String?.none) { .appStorage($0) }
+    expectIgnored(["true", list], default: Bool?.none) { .appStorage($0) }
+    expectIgnored(["1.5", list], default: Double?.none) { .appStorage($0) }
+    expectIgnored(["bytes", list], default: Data?.none) { .appStorage($0) }
+    expectIgnored(["2020", list], default: Date?.none) { .appStorage($0) }
+    expectIgnored(["not a url", list], default: URL?.none) { .appStorage($0) }
+    expectIgnored(["sepia", list], default: Theme?.none) { .appStorage($0) }
+    expectIgnored([99, list], default: Priority?.none) { .appStorage($0) }
+    expectIgnored([Data("{".utf8), list], default: Layout?.none) { .appStorage($0) }
+  }
+
+  @Test func codable() {
+    let wrong: [Any] = [
+      Data("not json".utf8), Data(#"{"columns":"two","title":"Home"}"#.utf8), Data(),
+      #"{"columns":2,"title":"Home"}"#, 42, list, dictionary,
+    ]
+    expectIgnored(wrong, default: Layout(columns: 1, title: "Default")) { .appStorage($0) }
+  }
+
+  /// A suite whose property list file is garbage reads as empty; Foundation, which owns the
+  /// file, replaces it at the next synchronisation (its bytes are not kept). Until then each
+  /// read parses the file again, which takes Foundation a fraction of a second.
+  @Test func corruptPropertyListFileReadsAsEmpty() async throws {
+    let suite = TemporaryUserDefaults.makeSuiteName()
+    let garbage = Data("<?xml version=\"1.0\"?><plist><dict><key>count".utf8) + Data([0, 0xFF])
+    try FileManager.default.createDirectory(
+      at: URL(fileURLWithPath: suite).deletingLastPathComponent(),
+      withIntermediateDirectories: true
+    )
+    try garbage.write(to: URL(fileURLWithPath: suite + ".plist"))
+    let store = try #require(UserDefaults(suiteName: suite))
+    @Shared(.appStorage("count", store: store)) var count = 5
+    #expect(count == 5)
+    $count.withLock { $0 = 6 }
+    try await $count.save()
+    let saved = try Data(contentsOf: URL(fileURLWithPath: suite + ".plist"))
+    let plist = try PropertyListSerialization.propertyList(from: saved, format: nil)
+    #expect((plist as? [String: Any])?["count"] as? Int == 6)
+  }
+
+  /// Stores each wrong value under a key of its own, then checks that a shared value of that
+  /// key holds the default, that an issue names the key, and that the stored value is left
+  /// as it is until the shared value changes.
+  private func expectIgnored<Value: Equatable & Sendable>(
+    _ wrongValues: [Any],
+    default defaultValue: Value,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    key makeKey: (String) -> AppStorageKey<Value>
+  ) {
+    for (index, wrong) in wrongValues.enumerated() {
+      let name = "\(Value.self) \(index)"
+      store.set(wrong, forKey: name)
+      let stored = StoredObject(store.object(forKey: name))
+      withKnownIssue(sourceLocation: sourceLocation) {
+        @Shared(makeKey(name)) var value = defaultValue
+        #expect(value == defaultValue, "\(wrong)", sourceLocation: sourceLocation)
+      } matching: {
+        $0.description.contains(".appStorage(\"\(name)\")")
+      }
+      #expect(
+        StoredObject(store.object(forKey: name)) == stored,
+        "the wrong \(wrong) was overwritten",
+        sourceLocation: sourceLocation
+      )
+    }
+  }
+}
+
+/// A stored object compared by its property list representation.
+private struct StoredObject: Equatable {
+  let description: String
+
+  init(_ object: Any?) {
+    guard let object else {
+      description = "nil"
+      return
+    }
+    let data = try? PropertyListSerialization.data(
+      fromPropertyList: object,
+      format: .xml,
+      options: 0
+    )
+    description = data.map { String(decoding: $0, as: UTF8.self) } ?? String(describing: object)
+  }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import SharingCore
+import SharingDependencies
+import SharingPersistence
+import Testing
+
+/// Hostile files on the real disk: nothing crashes or hangs, the failure is reported with the
+/// file's path, and no byte of the file is lost.
+@Suite struct CorruptInputTests {
+  @Test(arguments: BadFile.all)
+  func undecodableFileIsReportedAndKept(_ bad: BadFile) async throws {
+    try await withDiskStorage { storage, _, directory in
+      let url = directory.file("settings.json")
+      try bad.contents.write(to: url)
+      withKnownIssue {
+        @Shared(.fileStorage(url)) var settings = Settings(name: "default", isOn: false)
+        #expect(settings == Settings(name: "default", isOn: false))
+        #expect($settings.loadError != nil)
+        #expect((try? Data(contentsOf: url)) == bad.contents)
+
+        $settings.withLock { $0.isOn = true }
+        storage.flushPendingWrites()
+      } matching: {
+        $0.description.contains(url.path)
+      }
+      let preserved = try #require(try corruptFiles(of: url, in: directory).first)
+      #expect(try Data(contentsOf: preserved) == bad.contents)
+      let saved = try JSONDecoder().decode(Settings.self, from: Data(contentsOf: url))
+      #expect(saved == Settings(name: "default", isOn: true))
+    }
+  }
+
+  /// 50 MB of valid JSON loads, and is written back whole.
+  @Test func hugeValidFileLoads() async throws {
+    try await withDiskStorage { storage, _, directory in
+      let url = directory.file("settings.json")
+      let name = String(repeating: "x", count: 50_000_000)
+      try JSONEncoder().encode(Settings(name: name, isOn: false)).write(to: url)
+      @Shared(.fileStorage(url)) var settings = Settings(name: "default", isOn: false)
+      #expect(settings.name.utf8.count == 50_000_000)
+      #expect($settings.loadError == nil)
+      $settings.withLock { $0.isOn = true }
+      storage.flushPendingWrites()
+      let saved = try JSONDecoder().decode(Settings.self, from: Data(contentsOf: url))
+      #expect(saved.isOn && saved.name.utf8.count == 50_000_000)
+    }
+  }
+
+  /// 50 MB of JSON with its last byte missing is kept whole before the file is overwritten.
+  @Test func hugeInvalidFileIsKept() async throws {
+    try await withDiskStorage { storage, _, directory in
+      let url = directory.file("settings.json")
+      let name = String(repeating: "x", count: 50_000_000)
+      let bytes = try JSONEncoder().encode(Settings(name: name, isOn: false)).dropLast()
+      try bytes.write(to: url)
+      withKnownIssue {
+        @Shared(.fileStorage(url)) var settings = Settings(name: "default", isOn: false)
+        #expect($settings.loadError != nil)
+        $settings.withLock { $0.isOn = true }
+        storage.flushPendingWrites()
+      } matching: {
+        $0.description.contains(url.path)
+      }
+      let preserved = try #require(try corruptFiles(of: url, in: directory).first)
+      #expect(try Data(contentsOf: preserved) == bytes)
+    }
+  }
+
+  // MARK: Files that are not regular files
+  //
+  // The tests run as root, which reads any regular file whatever its permissions, so
+  // "unreadable" is made by the kind of file instead: a FIFO (whose opening blocks until a
+  // writer comes), a directory, a loop of symbolic links, and a dangling symbolic link.
+
+  @Test func fifoInPlaceOfTheFileDoesNotBlock() async throws {
+    try await withDiskStorage { storage, _, directory in
+      let url = directory.file("settings.json")
+      #expect(mkfifo(url.path, 0o644) == 0)
+      // NB: If opening blocks, a writer opened after the deadline releases it.
+      let unblock = Task.detached {
+        try await Task.sleep(for: .seconds(10))
+        let writer = open(url.path, O_WRONLY | O_NONBLOCK)
+        if writer >= 0 { close(writer) }
+      }
+      defer { unblock.cancel() }
+      let start = ContinuousClock.now
+      @Shared(.fileStorage(url)) var settings = Settings(name: "default", isOn: false)
+      try #require(ContinuousClock.now - start < .seconds(5), "deadlock: opening the FIFO blocked")
+      #expect(settings.name == "default")
+      #expect($settings.loadError != nil)
+      $settings.withLock { $0.isOn = true }
+      storage.flushPendingWrites()
+      #expect($settings.saveError == nil)
+      #expect(fileText(url)?.contains(#""isOn" : true"#) == true)
+    }
+  }
+
+  @Test func directoryInPlaceOfTheFileIsLeftAlone() async throws {
+    try await withDiskStorage { storage, _, directory in
+      let url = directory.file("settings.json")
+      try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+      try bytes("keep me").write(to: url.appendingPathComponent("inside.txt"))
+      @Shared(.fileStorage(url)) var settings = Settings(name: "default", isOn: false)
+      #expect($settings.loadError != nil)
+      $settings.withLock { $0.isOn = true }
+      storage.flushPendingWrites()
+      #expect($settings.saveError != nil)
+      #expect(settings.isOn)
+      #expect(fileText(url.appendingPathComponent("inside.txt")) == "keep me")
+      #expect(try temporaryFiles(in: directory) == [])
+    }
+  }
+
+  @Test func symbolicLinkLoopIsALoadError() async throws {
+    try await withDiskStorage { storage, _, directory in
+      let url = directory.file("settings.json")
+      let other = directory.file("other.json")
+      try FileManager.default.createSymbolicLink(at: url, withDestinationURL: other)
+      try FileManager.default.createSymbolicLink(at: other, withDestinationURL: url)
+      @Shared(.fileStorage(url)) var settings = Settings(name: "default", isOn: false)
+      #expect($settings.loadError != nil)
+      // NB: An atomic write replaces the link itself with the file: it is not followed.
+      $settings.withLock { $0.isOn = true }
+      storage.flushPendingWrites()
+      #expect($settings.saveError == nil)
+      #expect(fileText(url)?.contains(#""isOn" : true"#) == true)
+    }
+  }
+
+  @Test func danglingSymbolicLinkIsAMissingFile() async throws {
+    try await withDiskStorage { _, _, directory in
+      let url = directory.file("settings.json")
+      try FileManager.default.createSymbolicLink(
+        at: url,
+        withDestinationURL: directory.file("nowhere/settings.json")
+      )
+      @Shared(.fileStorage(url)) var settings = Settings(name: "default", isOn: false)
+      #expect(settings.name == "default")
+      #expect($settings.loadError == nil)
+    }
+  }
+}
+
+/// Bytes that do not decode as ``Settings``.
+struct BadFile: Sendable, CustomTestStringConvertible {
+  let name: String
+  let contents: Data
+
+  var testDescription: String { name }
+
+  static let all: [BadFile] = {
+    var random = SeededRandom(seed: 0xBAD_F11E)
+    let valid = #"{"isOn":true,"name":"Blob"}"#
+    return [
+      BadFile(name: "truncated JSON", contents: bytes(String(valid.prefix(15)))),
+      BadFile(name: "wrong types", contents: bytes(#"{"isOn":"yes","name":5}"#)),
+      BadFile(name: "missing key", contents: bytes(#"{"isOn":true}"#)),
+      BadFile(name: "null", contents: bytes("null")),
+      BadFile(
+        name: "binary garbage",
+        contents: Data((0..<4_096).map { _ in random.next() }.map(UInt8.init(truncatingIfNeeded:)))
+      ),
+      BadFile(name: "NUL bytes", contents: Data(count: 1_024)),
+      BadFile(
+        name: "invalid UTF-8",
+        contents: Data(#"{"isOn":true,"name":""#.utf8) + Data([0xC3, 0x28]) + Data(#""}"#.utf8)
+      ),
+      BadFile(
+        name: "100 000 nested arrays",
+        contents: bytes(String(repeating: "[", count: 100_000))
+      ),
+      BadFile(name: "huge number", contents: bytes(#"{"isOn":1e999999,"name":"Blob"}"#)),
+    ]
+  }()
+}
+
+/// The files holding preserved bytes of `url`.
+func corruptFiles(of url: URL, in directory: TemporaryDirectory) throws -> [URL] {
+  try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
+    .filter { $0.hasPrefix("\(url.lastPathComponent).corrupt-") }
+    .sorted()
+    .map { directory.file($0) }
+}
