@@ -8,6 +8,7 @@
 //   defaults-set <suite> <key> <n>  sets an integer in a user defaults suite, then exits
 //
 // Crash safety (CrashModes.swift): file-write-loop, file-pending.
+// Fuzzing the decode path (Fuzzing.swift): fuzz-decode.
 // Two processes (ConvergenceModes.swift): file-pingpong, defaults-pingpong, file-burst,
 // defaults-burst.
 
@@ -69,6 +70,13 @@ case ("defaults-burst", 8):
     done: arguments[5],
     stop: arguments[6],
     report: arguments[7]
+  )
+
+case ("fuzz-decode", 4):
+  await fuzzDecode(
+    seed: UInt64(arguments[1]) ?? 0,
+    iterations: Int(arguments[2]) ?? 0,
+    directory: arguments[3]
   )
 
 default:
