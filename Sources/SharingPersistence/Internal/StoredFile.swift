@@ -93,7 +93,7 @@ final class StoredFile: Sendable {
     typealias Subscriber = @Sendable (Result<Data?, any Error>) -> Void
     // NB: Read under the write lock: a read racing our own write could otherwise see the old
     //     bytes after 'known' was updated, and play an outdated value back.
-    let (result, subscribers, discarded) = writeLock.withLock { _ in
+    let (result, subscribers, discarded) = writeLock.withLock { written in
       let result = Result { try backend.contents(of: url) }
       return state.withLock {
         state -> (Result<Data?, any Error>, [Subscriber], [SaveContinuation]) in
@@ -103,6 +103,10 @@ final class StoredFile: Sendable {
         } else {
           state.known = nil
         }
+        // NB: A write of ours, taken before the change and waiting for this lock, lands
+        //     after it: the file ends up holding our value, which the shared values already
+        //     hold, so playing the change back would leave them behind the file.
+        guard state.throttle.sequence <= written else { return (result, [], []) }
         // NB: The file changed after the pending value was set: the newer, external value
         //     wins, rather than being overwritten by the older one.
         let discarded = state.throttle.discardPending()
@@ -170,13 +174,14 @@ final class StoredFile: Sendable {
   }
 
   private func perform(_ ticket: WriteThrottle.Ticket) {
+    let encoded = Result { try ticket.write.encode() }
     let result = Result {
-      let data = try ticket.write.encode()
       try writeLock.withLock { written in
         // NB: A newer value was written while this one was being encoded.
         guard ticket.sequence > written else { return }
+        // NB: Counted as written even if encoding failed: no write of this ticket is coming.
         written = ticket.sequence
-        try replaceContents(with: data)
+        try replaceContents(with: encoded.get())
       }
     }
     state.withLock { $0.inFlight -= 1 }

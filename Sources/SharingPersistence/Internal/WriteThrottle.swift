@@ -24,7 +24,8 @@ struct WriteThrottle {
   private(set) var pending: PendingWrite?
   private var lastWrite: Duration?
   private var isScheduled = false
-  private var sequence: UInt64 = 0
+  /// The number of the last ticket taken.
+  private(set) var sequence: UInt64 = 0
 
   init(interval: Duration) {
     self.interval = interval
