@@ -52,7 +52,7 @@ func fileBurst(
 /// `defaults-burst <suite> <first> <count> <other-first> <done> <stop> <report>`: writes
 /// `first`, `first + 1`, … to the key "shared" and to a key of its own, "own-<first>", each
 /// with `save()`, and creates `<done>`. Then, until `<stop>` exists, keeps `<report>` holding
-/// "<shared> <own-<other-first>>" as it sees them.
+/// "<shared> <own-<first>> <own-<other-first>>" as it sees them.
 func defaultsBurst(
   suite: String,
   first: Int,
@@ -73,7 +73,7 @@ func defaultsBurst(
     await save($own)
   }
   touch(done)
-  keepReporting(to: report, until: stop) { "\(shared) \(other)" }
+  keepReporting(to: report, until: stop) { "\(shared) \(own) \(other)" }
 }
 
 private func save(_ value: Shared<Int>) async {

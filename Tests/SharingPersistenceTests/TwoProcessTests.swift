@@ -1,0 +1,163 @@
+import Foundation
+import SharingCore
+import SharingDependencies
+import SharingPersistence
+import Testing
+
+/// Two writers on one file, or on one user defaults suite.
+///
+/// Definitions used below:
+/// - A write is *accepted* when its bytes become the file's content (the rename that ends
+///   an atomic write happened), or when the value is set in the defaults suite and
+///   synchronised to its property list.
+/// - Two sides *converge* when, after both stopped writing, each side's value equals what the
+///   file or property list holds, and keeps equalling it.
+///
+/// Writes from two processes are not serialised: concurrent read-modify-write cycles lose
+/// updates, and the last accepted write wins.
+@Suite struct TwoProcessTests {
+  // MARK: One process, deterministic
+
+  /// Another writer's change landing while this process encodes its own write: this write
+  /// lands last, so this process must end up holding it too, not the other writer's value.
+  @Test func externalWriteDuringOwnWriteConverges() {
+    @Dependency(\.defaultFileStorage) var storage
+    let url = URL(fileURLWithPath: "/virtual/count.txt")
+    let interrupt = Locked(false)
+    let key = FileStorageKey<Int>.fileStorage(
+      url,
+      decode: { Int(String(decoding: $0, as: UTF8.self)) ?? -1 },
+      encode: { value in
+        if interrupt.withLock({ $0 }) {
+          interrupt.withLock { $0 = false }
+          storage.simulateExternalWrite(Data("99".utf8), to: url)
+        }
+        return Data("\(value)".utf8)
+      }
+    )
+    @Shared(key) var count = 0
+    interrupt.withLock { $0 = true }
+    $count.withLock { $0 = 1 }
+    let file = storage.contents(of: url).map { String(decoding: $0, as: UTF8.self) }
+    #expect(file == "\(count)")
+  }
+
+  // MARK: Two processes, file storage
+
+  /// Taking turns: each side writes only after seeing the other's last write, so every write
+  /// is accepted, and each must be seen by the other side.
+  @Test func fileTurnsAreEachSeenByTheOtherProcess() async throws {
+    try await withLiveFileSystem { directory in
+      let url = directory.file("turn.json")
+      @Shared(.fileStorage(url)) var turn = 0
+      let child = try Probe.start(["file-pingpong", url.path, "25"])
+      for odd in stride(from: 1, to: 50, by: 2) {
+        $turn.withLock { $0 = odd }
+        try await $turn.save()
+        await waitUntil(child, "the other process's answer to \(odd)") { turn == odd + 1 }
+      }
+      let run = await Probe.finish(child)
+      #expect(run.status == 0, "\(run.standardError)")
+      #expect(fileText(url) == "50")
+    }
+  }
+
+  /// Both sides write 100 values at once; the last accepted write wins, and both sides
+  /// converge on it.
+  @Test func concurrentFileWritersConverge() async throws {
+    try await withLiveFileSystem { directory in
+      let url = directory.file("value.json")
+      let (done, stop, report) = (
+        directory.file("done"), directory.file("stop"), directory.file("report")
+      )
+      @Shared(.fileStorage(url)) var value = 0
+      let child = try Probe.start([
+        "file-burst", url.path, "2000", "100", done.path, stop.path, report.path,
+      ])
+      for next in 1000..<1100 {
+        $value.withLock { $0 = next }
+        try await $value.save()
+      }
+      await waitUntil(child, "the other process's writes") { exists(done) }
+      await expectEventually(timeout: .seconds(30), "convergence") {
+        guard let truth = fileText(url).flatMap({ Int($0) }) else { return false }
+        return value == truth && fileText(report) == "\(truth)"
+      }
+      #expect([1099, 2099].contains(value))
+      _ = FileManager.default.createFile(atPath: stop.path, contents: nil)
+      let run = await Probe.finish(child)
+      #expect(run.status == 0, "\(run.standardError)")
+    }
+  }
+
+  // MARK: Two processes, user defaults
+
+  @Test func defaultsTurnsAreEachSeenByTheOtherProcess() async throws {
+    let suite = TemporaryUserDefaults.makeSuiteName()
+    let store = try #require(UserDefaults(suiteName: suite))
+    @Shared(.appStorage("turn", store: store)) var turn = 0
+    let child = try Probe.start(["defaults-pingpong", suite, "turn", "10"])
+    for odd in stride(from: 1, to: 20, by: 2) {
+      $turn.withLock { $0 = odd }
+      try await $turn.save()
+      // NB: Not 'waitUntil': the other process exits as soon as it gave its last answer.
+      await expectEventually("the other process's answer to \(odd)") { turn == odd + 1 }
+    }
+    let run = await Probe.finish(child)
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(propertyList(of: suite)?["turn"] as? Int == 20)
+  }
+
+  /// Both sides write one key they share and one key of their own, 50 times each, then
+  /// converge: each side holds, for every key, what the property list holds.
+  ///
+  /// Updates can be lost, even to a key only one side writes: Foundation on Linux rewrites
+  /// the whole property list from its cached copy when it synchronises, and a write of the
+  /// other process between its check for changes and its write is overwritten.
+  @Test func concurrentDefaultsWritersConverge() async throws {
+    try await withTemporaryDirectory { directory in
+      let suite = TemporaryUserDefaults.makeSuiteName()
+      let store = try #require(UserDefaults(suiteName: suite))
+      let (done, stop, report) = (
+        directory.file("done"), directory.file("stop"), directory.file("report")
+      )
+      @Shared(.appStorage("shared", store: store)) var shared = 0
+      @Shared(.appStorage("own-1000", store: store)) var own = 0
+      @Shared(.appStorage("own-2000", store: store)) var other = 0
+      let child = try Probe.start([
+        "defaults-burst", suite, "2000", "50", "1000", done.path, stop.path, report.path,
+      ])
+      for next in 1000..<1050 {
+        $shared.withLock { $0 = next }
+        $own.withLock { $0 = next }
+        try await $shared.save()
+        try await $own.save()
+      }
+      await waitUntil(child, "the other process's writes") { exists(done) }
+      await expectEventually(timeout: .seconds(30), "convergence") {
+        guard let truth = propertyList(of: suite) else { return false }
+        let stored = ["shared", "own-1000", "own-2000"].map { truth[$0] as? Int ?? 0 }
+        return [shared, own, other] == stored
+          && fileText(report) == "\(stored[0]) \(stored[2]) \(stored[1])"
+      }
+      #expect([1049, 2049].contains(shared))
+      withKnownIssue("Foundation can lose a write of the other process", isIntermittent: true) {
+        #expect(own == 1049)
+        #expect(other == 2049)
+      }
+      _ = FileManager.default.createFile(atPath: stop.path, contents: nil)
+      let run = await Probe.finish(child)
+      #expect(run.status == 0, "\(run.standardError)")
+    }
+  }
+}
+
+private func exists(_ url: URL) -> Bool {
+  FileManager.default.fileExists(atPath: url.path)
+}
+
+/// The property list Foundation keeps for a suite named by an absolute path.
+private func propertyList(of suite: String) -> [String: Any]? {
+  guard let data = try? Data(contentsOf: URL(fileURLWithPath: suite + ".plist")) else { return nil }
+  return (try? PropertyListSerialization.propertyList(from: data, format: nil)) as? [String: Any]
+}
