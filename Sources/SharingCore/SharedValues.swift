@@ -1,3 +1,5 @@
+import SharingDependencies
+
 /// An asynchronous sequence of a shared value: its current value, then its value after each
 /// change. Reached through ``Shared/values`` and ``SharedReader/values``.
 ///
@@ -21,9 +23,15 @@ public struct SharedValues<Value: Sendable>: AsyncSequence, Sendable {
   public func makeAsyncIterator() -> Iterator {
     let (stream, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: .unbounded)
     let reference = self.reference.resolved
-    let token = reference.addObserver { continuation.yield(reference.read()) }
+    // NB: Reading and yielding is one step: two writers notifying at once could otherwise
+    //     yield their reads in the opposite order, and end the sequence on an older value.
+    let yieldLock = Locked(())
+    let yieldCurrentValue = { @Sendable in
+      yieldLock.withLock { _ in _ = continuation.yield(reference.read()) }
+    }
+    let token = reference.addObserver(yieldCurrentValue)
     continuation.onTermination = { _ in token.remove() }
-    continuation.yield(reference.read())
+    yieldCurrentValue()
     return Iterator(base: stream.makeAsyncIterator())
   }
 
