@@ -7,7 +7,13 @@ import SharingDependencies
 package final class PersistentReferences: Sendable {
   private struct Entry {
     weak var reference: AnyObject?
-    let identity: ObjectIdentifier
+    var identity: ObjectIdentifier?
+    /// The number of references published for the key: a reference created while another
+    /// was published (and perhaps released again) may have loaded a value older than that
+    /// one's last save, and must not be published.
+    var generation = 0
+    /// Creations in progress, which keep the entry, and so the generation, alive.
+    var creations = 0
   }
 
   // NB: Entries are always bound before their weak reference is read: Swift 6.3 miscompiles
@@ -30,7 +36,17 @@ package final class PersistentReferences: Sendable {
     loading: Bool = true
   ) -> PersistentReference<Value> {
     let id = KeyID(key)
-    if let existing = existingReference(id, of: Value.self) {
+    let (existing, generation) = entries.withLock { entries -> (AnyObject?, Int) in
+      if let existing = Self.reference(at: id, in: entries) { return (existing, 0) }
+      var entry = entries[id] ?? Entry()
+      entry.creations += 1
+      entries[id] = entry
+      return (nil, entry.generation)
+    }
+    if let existing {
+      guard let existing = existing as? PersistentReference<Value> else {
+        return mismatchedReference(for: key, saver: saver, initialValue: initialValue())
+      }
       existing.adopt(saver: saver)
       return existing
     }
@@ -43,10 +59,20 @@ package final class PersistentReferences: Sendable {
     // NB: Started before it is published, outside the lock: loading runs the key's code,
     //     which may create other shared values.
     created.start(loading: loading)
-    let winner = entries.withLock { entries -> AnyObject in
-      if let existing = Self.reference(at: id, in: entries) { return existing }
-      entries[id] = Entry(reference: created, identity: ObjectIdentifier(created))
+    let winner = entries.withLock { entries -> AnyObject? in
+      guard var entry = entries[id] else { return nil }
+      entry.creations -= 1
+      defer { entries[id] = entry }
+      if let existing = entry.reference { return existing }
+      guard entry.generation == generation else { return nil }
+      entry.reference = created
+      entry.identity = ObjectIdentifier(created)
+      entry.generation += 1
       return created
+    }
+    guard let winner else {
+      // NB: Another reference came and went while this one loaded: load again.
+      return reference(for: key, saver: saver, initialValue: initialValue, loading: loading)
     }
     guard let winner = winner as? PersistentReference<Value> else {
       return mismatchedReference(for: key, saver: saver, initialValue: created.initialValue)
@@ -57,17 +83,12 @@ package final class PersistentReferences: Sendable {
 
   func remove(_ id: KeyID, ifIdenticalTo identity: ObjectIdentifier) {
     entries.withLock { entries in
-      guard let entry = entries[id], entry.identity == identity else { return }
-      entries[id] = nil
+      guard var entry = entries[id], entry.identity == identity else { return }
+      guard entry.creations > 0 else { return entries[id] = nil }
+      entry.reference = nil
+      entry.identity = nil
+      entries[id] = entry
     }
-  }
-
-  private func existingReference<Value>(
-    _ id: KeyID,
-    of type: Value.Type
-  ) -> PersistentReference<Value>? {
-    guard let existing = entries.withLock({ Self.reference(at: id, in: $0) }) else { return nil }
-    return existing as? PersistentReference<Value>
   }
 
   private func mismatchedReference<Value: Sendable>(
