@@ -25,9 +25,9 @@ public struct SharedValues<Value: Sendable>: AsyncSequence, Sendable {
     let reference = self.reference.resolved
     // NB: Reading and yielding is one step: two writers notifying at once could otherwise
     //     yield their reads in the opposite order, and end the sequence on an older value.
-    let yieldLock = Locked(())
+    let yielding = Locked(continuation)
     let yieldCurrentValue = { @Sendable in
-      yieldLock.withLock { _ in _ = continuation.yield(reference.read()) }
+      yielding.withLock { _ = $0.yield(reference.read()) }
     }
     let token = reference.addObserver(yieldCurrentValue)
     continuation.onTermination = { _ in token.remove() }
