@@ -36,7 +36,16 @@ let package = Package(
     ),
     .testTarget(
       name: "SharingPersistenceTests",
-      dependencies: ["SharingPersistence", "SharingCore", "SharingDependencies", "SharingTesting"]
+      dependencies: [
+        "SharingPersistence", "SharingCore", "SharingDependencies", "SharingTesting",
+        "PersistenceProbe",
+      ]
+    ),
+    // A program the persistence tests run as a second process.
+    .executableTarget(
+      name: "PersistenceProbe",
+      dependencies: ["SharingPersistence", "SharingCore", "SharingDependencies"],
+      path: "Tests/Helpers/PersistenceProbe"
     ),
     .testTarget(name: "SharingTestingTests", dependencies: ["SharingTesting", "Sharing"]),
     .testTarget(name: "SharingTests", dependencies: ["Sharing", "SharingTesting"]),

@@ -1,3 +1,4 @@
+import Foundation
 public import SharingDependencies
 import Testing
 import XCTest
@@ -49,7 +50,10 @@ public final class _TestFrameworkBridge: TestFrameworkBridgeProtocol {
 private final class XCTestRunObserver: NSObject, XCTestObservation, Sendable {
   private struct State {
     var generation = 0
-    var isRunningTest = true
+    // NB: The observer is registered from inside the first test that needs it, so it misses
+    //     that test's start: assume XCTest runs one, unless this process runs Swift Testing
+    //     (`swift test` runs each library in a process of its own).
+    var isRunningTest = !ProcessInfo.processInfo.arguments.contains("--testing-library")
   }
 
   private let state = Locked(State())

@@ -1,0 +1,41 @@
+public import Foundation
+public import SharingCore
+
+extension SharedReaderKey {
+  /// A key that persists a `Codable` value in user defaults, as JSON data.
+  ///
+  /// ```swift
+  /// struct Layout: Codable { var columns = 2 }
+  /// @Shared(.appStorage("layout")) var layout = Layout()
+  /// ```
+  ///
+  /// Types that user defaults store natively, and `RawRepresentable` types, use their own
+  /// overloads even when they are also `Codable`.
+  ///
+  /// - Parameters:
+  ///   - key: The name of the value in the store.
+  ///   - store: The store to use; by default ``DependencyValues/defaultAppStorage``.
+  /// - Returns: A user defaults key.
+  @_disfavoredOverload
+  public static func appStorage<Value: Codable>(
+    _ key: String,
+    store: UserDefaults? = nil
+  ) -> Self where Self == AppStorageKey<Value> {
+    AppStorageKey(key, store: store, lookup: CodableLookup<Value>())
+  }
+
+  /// A key that persists an optional `Codable` value in user defaults, as JSON data; `nil`
+  /// removes it.
+  ///
+  /// - Parameters:
+  ///   - key: The name of the value in the store.
+  ///   - store: The store to use; by default ``DependencyValues/defaultAppStorage``.
+  /// - Returns: A user defaults key.
+  @_disfavoredOverload
+  public static func appStorage<Value: Codable>(
+    _ key: String,
+    store: UserDefaults? = nil
+  ) -> Self where Self == AppStorageKey<Value?> {
+    AppStorageKey(key, store: store, lookup: OptionalLookup(base: CodableLookup<Value>()))
+  }
+}

@@ -1,0 +1,166 @@
+public import Foundation
+public import SharingCore
+import SharingDependencies
+
+/// A ``SharedKey`` that persists a value to a file.
+///
+/// Create one with ``SharedReaderKey/fileStorage(_:decoder:encoder:)`` for `Codable` values,
+/// or ``SharedReaderKey/fileStorage(_:decode:encode:)`` for any value:
+///
+/// ```swift
+/// extension URL {
+///   static let todos = URL.documentsDirectory.appending(component: "todos.json")
+/// }
+/// @Shared(.fileStorage(.todos)) var todos: [Todo] = []
+/// ```
+///
+/// - A missing or empty file gives the default value.
+/// - Changes are written after a short delay, at most once per second, the latest value
+///   always written; ``Shared/save()`` writes at once; pending writes are flushed when the
+///   program exits normally. Each write replaces the file atomically.
+/// - Changes made to the file by another program (written, deleted, renamed over,
+///   re-created) are played back; a deleted file gives the default value again.
+/// - A file that cannot be decoded sets ``Shared/loadError`` and leaves the default value in
+///   memory. Its bytes are kept in a sibling file, `<name>.corrupt-<UTC timestamp>`, before
+///   the file is next written.
+/// - A failed write sets ``Shared/saveError``; the value in memory is kept.
+public struct FileStorageKey<Value: Sendable>: SharedKey {
+  let storage: FileStorage
+  let url: URL
+  let decode: @Sendable (Data) throws -> Value
+  let encode: @Sendable (Value) throws -> Data
+
+  init(
+    url: URL,
+    decode: @escaping @Sendable (Data) throws -> Value,
+    encode: @escaping @Sendable (Value) throws -> Data
+  ) {
+    @Dependency(\.defaultFileStorage) var storage
+    self.storage = storage
+    self.url = url.standardizedFileURL
+    self.decode = decode
+    self.encode = encode
+  }
+
+  /// The file and the storage it lives in.
+  public var id: FileStorageKeyID {
+    FileStorageKeyID(url: url, storage: storage)
+  }
+
+  /// Reads and decodes the file.
+  public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
+    let file = storage.file(at: url)
+    continuation.resume(with: Result { try file.load() }.flatMap { decoded($0, in: file) })
+  }
+
+  /// Plays back changes made to the file by anything else.
+  public func subscribe(
+    context: LoadContext<Value>,
+    subscriber: SharedSubscriber<Value>
+  ) -> SharedSubscription {
+    let file = storage.file(at: url)
+    let cancel = file.subscribe { result in
+      subscriber.yield(with: result.flatMap { decoded($0, in: file) })
+    }
+    return SharedSubscription(cancel)
+  }
+
+  /// Writes the value: throttled after a change, at once when ``Shared/save()`` is called.
+  public func save(_ value: Value, context: SaveContext, continuation: SaveContinuation) {
+    storage.file(at: url).save(
+      { [encode] in try encode(value) },
+      context: context,
+      continuation: continuation
+    )
+  }
+
+  private func decoded(_ data: Data?, in file: StoredFile) -> Result<Value?, any Error> {
+    guard let data, !data.isEmpty else {
+      file.markDecodable()
+      return .success(nil)
+    }
+    do {
+      let value = try decode(data)
+      file.markDecodable()
+      return .success(value)
+    } catch {
+      file.markUndecodable(data)
+      reportIssue(
+        error,
+        """
+        The file at \(url.path) could not be decoded as '\(Value.self)'; the default value is \
+        used. Its bytes are kept in '\(url.lastPathComponent).corrupt-<timestamp>' before the \
+        file is next written.
+        """
+      )
+      return .failure(error)
+    }
+  }
+}
+
+extension FileStorageKey: CustomStringConvertible {
+  /// The key as written at the call site, e.g. `.fileStorage("/tmp/todos.json")`.
+  public var description: String {
+    ".fileStorage(\(String(reflecting: url.path)))"
+  }
+}
+
+extension SharedReaderKey {
+  /// A key that persists a `Codable` value to a file as JSON.
+  ///
+  /// ```swift
+  /// @Shared(.fileStorage(.documentsDirectory.appending(component: "todos.json")))
+  /// var todos: [Todo] = []
+  /// ```
+  ///
+  /// The file storage is ``DependencyValues/defaultFileStorage`` at the time the key is
+  /// created: the real file system in a program, a virtual one in tests and previews.
+  ///
+  /// - Parameters:
+  ///   - url: The file to persist the value to.
+  ///   - decoder: The decoder that reads the file.
+  ///   - encoder: The encoder that writes the file; by default pretty-printed JSON with sorted
+  ///     keys.
+  /// - Returns: A file storage key.
+  public static func fileStorage<Value: Codable>(
+    _ url: URL,
+    decoder: JSONDecoder = JSONDecoder(),
+    encoder: JSONEncoder = {
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+      return encoder
+    }()
+  ) -> Self where Self == FileStorageKey<Value> {
+    FileStorageKey(
+      url: url,
+      decode: { try decoder.decode(Value.self, from: $0) },
+      encode: { try encoder.encode($0) }
+    )
+  }
+
+  /// A key that persists any value to a file, with custom coding.
+  ///
+  /// ```swift
+  /// @Shared(
+  ///   .fileStorage(
+  ///     .documentsDirectory.appending(component: "notes.txt"),
+  ///     decode: { String(decoding: $0, as: UTF8.self) },
+  ///     encode: { Data($0.utf8) }
+  ///   )
+  /// )
+  /// var notes = ""
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - url: The file to persist the value to.
+  ///   - decode: Makes a value from the bytes of the file.
+  ///   - encode: Makes the bytes of the file from a value.
+  /// - Returns: A file storage key.
+  public static func fileStorage<Value>(
+    _ url: URL,
+    decode: @escaping @Sendable (Data) throws -> Value,
+    encode: @escaping @Sendable (Value) throws -> Data
+  ) -> Self where Self == FileStorageKey<Value> {
+    FileStorageKey(url: url, decode: decode, encode: encode)
+  }
+}

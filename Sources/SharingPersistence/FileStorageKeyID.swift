@@ -1,0 +1,7 @@
+import Foundation
+
+/// The identity of a ``FileStorageKey``: its file and its storage.
+public struct FileStorageKeyID: Hashable, Sendable {
+  let url: URL
+  let storage: FileStorage
+}

@@ -1,0 +1,71 @@
+public import SharingCore
+import SharingDependencies
+
+/// A ``SharedKey`` that keeps a value in memory for as long as the process runs.
+///
+/// Create one with ``SharedReaderKey/inMemory(_:)``. Every shared value created with the
+/// same name shares the value, even one created after all others went away; nothing is
+/// written anywhere, so the value starts over at the next launch, and in each test.
+public struct InMemoryKey<Value: Sendable>: SharedKey {
+  let key: String
+  let store: InMemoryStorage
+
+  init(_ key: String) {
+    @Dependency(\.defaultInMemoryStorage) var store
+    self.key = key
+    self.store = store
+  }
+
+  /// The name of the value and its store.
+  public var id: InMemoryKeyID {
+    InMemoryKeyID(key: key, store: store)
+  }
+
+  /// Loads the value stored under the key, if any.
+  public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
+    // NB: A value of another type was stored through the same name with another value type,
+    //     which the shared reference registry reports; this use keeps its default.
+    guard let value = store.value(forKey: key) as? Value else {
+      return continuation.resumeReturningInitialValue()
+    }
+    continuation.resume(returning: value)
+  }
+
+  /// Nothing but shared values changes the store, so there is nothing to subscribe to.
+  public func subscribe(
+    context: LoadContext<Value>,
+    subscriber: SharedSubscriber<Value>
+  ) -> SharedSubscription {
+    SharedSubscription {}
+  }
+
+  /// Stores the value.
+  public func save(_ value: Value, context: SaveContext, continuation: SaveContinuation) {
+    store.setValue(value, forKey: key)
+    continuation.resume()
+  }
+}
+
+extension InMemoryKey: CustomStringConvertible {
+  /// The key as written at the call site, e.g. `.inMemory("count")`.
+  public var description: String {
+    ".inMemory(\(String(reflecting: key)))"
+  }
+}
+
+extension SharedReaderKey {
+  /// A key that keeps a value in memory, shared by name for as long as the process runs.
+  ///
+  /// ```swift
+  /// @Shared(.inMemory("isOnboarded")) var isOnboarded = false
+  /// ```
+  ///
+  /// The store is ``DependencyValues/defaultInMemoryStorage`` at the time the key is
+  /// created, so each test starts with an empty one.
+  ///
+  /// - Parameter key: The name of the value.
+  /// - Returns: An in-memory key.
+  public static func inMemory<Value>(_ key: String) -> Self where Self == InMemoryKey<Value> {
+    InMemoryKey(key)
+  }
+}

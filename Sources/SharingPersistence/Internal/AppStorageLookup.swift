@@ -1,0 +1,81 @@
+import Foundation
+
+/// How an ``AppStorageKey`` turns its value into a property list value and back.
+protocol AppStorageLookup<Value>: Sendable {
+  associatedtype Value: Sendable
+
+  /// The value for a stored object, or `nil` if the object has the wrong type.
+  func decode(_ object: Any) -> Value?
+
+  /// The object to store for a value, or `nil` to remove the key.
+  func encode(_ value: Value) throws -> Any?
+}
+
+/// Values user defaults store natively: `Bool`, `Int`, `Double`, `String`, `Data`, `Date`.
+struct CastLookup<Value: Sendable>: AppStorageLookup {
+  func decode(_ object: Any) -> Value? {
+    if let value = object as? Value { return value }
+    // NB: A whole number stored for a 'Double' key (by 'set(3, forKey:)', say) is a double.
+    if Value.self == Double.self, let integer = object as? Int { return Double(integer) as? Value }
+    return nil
+  }
+
+  func encode(_ value: Value) -> Any? { value }
+}
+
+/// Optional values: a missing key is the default value, and `nil` removes the key.
+struct OptionalLookup<Base: AppStorageLookup>: AppStorageLookup {
+  let base: Base
+
+  func decode(_ object: Any) -> Base.Value?? {
+    base.decode(object).map { .some($0) }
+  }
+
+  func encode(_ value: Base.Value?) throws -> Any? {
+    try value.flatMap { try base.encode($0) }
+  }
+}
+
+/// `RawRepresentable` values, stored as their raw value.
+struct RawRepresentableLookup<Value: RawRepresentable & Sendable, Base: AppStorageLookup>:
+  AppStorageLookup
+where Base.Value == Value.RawValue {
+  let base: Base
+
+  func decode(_ object: Any) -> Value? {
+    base.decode(object).flatMap(Value.init(rawValue:))
+  }
+
+  func encode(_ value: Value) throws -> Any? {
+    try base.encode(value.rawValue)
+  }
+}
+
+/// URLs, stored as their absolute string so that every scheme round-trips.
+///
+/// On Linux, `UserDefaults.set(_: URL, forKey:)` keeps only a URL's path; such values (a
+/// string without a scheme) are read back as file URLs.
+struct URLLookup: AppStorageLookup {
+  func decode(_ object: Any) -> URL? {
+    if let url = object as? URL { return url }
+    guard let string = object as? String else { return nil }
+    if let url = URL(string: string), url.scheme != nil { return url }
+    return string.hasPrefix("/") ? URL(fileURLWithPath: string) : nil
+  }
+
+  func encode(_ value: URL) -> Any? { value.absoluteString }
+}
+
+/// `Codable` values, stored as JSON data.
+struct CodableLookup<Value: Codable & Sendable>: AppStorageLookup {
+  func decode(_ object: Any) -> Value? {
+    guard let data = object as? Data else { return nil }
+    return try? JSONDecoder().decode(Value.self, from: data)
+  }
+
+  func encode(_ value: Value) throws -> Any? {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    return try encoder.encode(value)
+  }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The real file system: atomic replacement through a temporary sibling file, and change
+/// notifications from ``FileWatcher``.
+struct DiskFileSystem: FileSystemBackend {
+  func contents(of url: URL) throws -> Data? {
+    let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      // NB: A file where a parent directory should be also means there is no such file.
+      if errno == ENOENT || errno == ENOTDIR { return nil }
+      throw Self.posixError(errno)
+    }
+    defer { close(descriptor) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else { throw Self.posixError(errno) }
+    guard info.st_mode & S_IFMT == S_IFREG else { throw Self.posixError(EISDIR) }
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw Self.posixError(errno)
+      }
+      if count == 0 { return data }
+      data.append(contentsOf: buffer[..<count])
+    }
+  }
+
+  func write(_ data: Data, to url: URL) throws {
+    let directory = url.deletingLastPathComponent()
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    // NB: The temporary file lives in the target's directory so that 'rename' stays on one
+    //     file system and replaces the target atomically: readers see the old or the new
+    //     bytes, never a torn file.
+    let temporary = directory.appendingPathComponent(
+      ".\(url.lastPathComponent).\(UUID().uuidString).tmp"
+    )
+    let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw Self.posixError(errno) }
+    do {
+      try Self.writeAll(data, to: descriptor)
+      // NB: Flushed before the rename, so a crash right after it cannot leave an empty file.
+      guard fsync(descriptor) == 0 else { throw Self.posixError(errno) }
+    } catch {
+      close(descriptor)
+      unlink(temporary.path)
+      throw error
+    }
+    close(descriptor)
+    guard rename(temporary.path, url.path) == 0 else {
+      let error = Self.posixError(errno)
+      unlink(temporary.path)
+      throw error
+    }
+  }
+
+  func externalWrite(_ data: Data?, to url: URL) throws {
+    guard let data else {
+      guard unlink(url.path) == 0 || errno == ENOENT else { throw Self.posixError(errno) }
+      return
+    }
+    try write(data, to: url)
+  }
+
+  func watch(_ url: URL, onChange: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+    FileWatcher.shared.watch(path: url.path, onChange: onChange)
+  }
+
+  private static func writeAll(_ data: Data, to descriptor: Int32) throws {
+    try data.withUnsafeBytes { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let count = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+        if count < 0 {
+          if errno == EINTR { continue }
+          throw posixError(errno)
+        }
+        offset += count
+      }
+    }
+  }
+
+  private static func posixError(_ code: Int32) -> POSIXError {
+    POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+  }
+}
+
+/// The C library's `write`, which the ``DiskFileSystem/write(_:to:)`` method would shadow.
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+  #if canImport(Darwin)
+  Darwin.write(descriptor, bytes, count)
+  #elseif canImport(Glibc)
+  Glibc.write(descriptor, bytes, count)
+  #elseif canImport(Musl)
+  Musl.write(descriptor, bytes, count)
+  #endif
+}

@@ -1,0 +1,46 @@
+import SharingDependencies
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Work that must finish before the process exits normally: pending file writes and
+/// unsynchronised user defaults, then removal of temporary stores.
+///
+/// The first registration installs an `atexit` handler that runs every flush synchronously
+/// on the exiting thread: all ``Phase/write`` work in order of registration, then all
+/// ``Phase/cleanUp`` work. Nothing here relies on a run loop or on `DispatchQueue.main`, so
+/// command-line programs are covered too.
+enum ExitFlush {
+  /// When registered work runs, relative to other work.
+  enum Phase {
+    /// Writing what is pending.
+    case write
+    /// Removing temporary files, after everything was written.
+    case cleanUp
+  }
+
+  private static let flushes = Locked<[(phase: Phase, run: @Sendable () -> Void)]>([])
+
+  private static let installHandler: Void = {
+    atexit { ExitFlush.run() }
+  }()
+
+  /// Adds work to run at normal process exit.
+  static func register(_ phase: Phase = .write, _ flush: @escaping @Sendable () -> Void) {
+    _ = installHandler
+    flushes.withLock { $0.append((phase, flush)) }
+  }
+
+  /// Runs every registered flush now.
+  static func run() {
+    let flushes = flushes.withLock { $0 }
+    for phase in [Phase.write, .cleanUp] {
+      for flush in flushes where flush.phase == phase { flush.run() }
+    }
+  }
+}

@@ -1,0 +1,20 @@
+import Foundation
+
+/// The file operations behind ``FileStorage``: the real disk or a virtual file system.
+protocol FileSystemBackend: Sendable {
+  /// The bytes of the file at `url`, or `nil` if there is no file.
+  ///
+  /// - Throws: If the file exists but cannot be read (for example, it is a directory).
+  func contents(of url: URL) throws -> Data?
+
+  /// Replaces the file at `url` atomically, creating its parent directories.
+  func write(_ data: Data, to url: URL) throws
+
+  /// Writes or deletes (`nil`) a file as another program would: watchers are told, and
+  /// ``FileStorage`` treats it as an external change.
+  func externalWrite(_ data: Data?, to url: URL) throws
+
+  /// Calls `onChange` after the file at `url` may have been written, deleted, renamed over
+  /// or re-created by someone else, until the returned closure is called.
+  func watch(_ url: URL, onChange: @escaping @Sendable () -> Void) -> @Sendable () -> Void
+}

@@ -1,0 +1,44 @@
+import SharingDependencies
+import Foundation
+
+/// A virtual file system held in memory, for tests and previews.
+///
+/// Files written through ``FileStorage`` stay in memory; ``externalWrite(_:to:)`` plays the
+/// part of another program and tells watchers synchronously, so tests of external changes
+/// are deterministic.
+final class InMemoryFileSystem: FileSystemBackend {
+  private struct State {
+    var files: [URL: Data] = [:]
+    var nextWatchID = 0
+    var watchers: [URL: [Int: @Sendable () -> Void]] = [:]
+  }
+
+  private let state = Locked(State())
+
+  func contents(of url: URL) throws -> Data? {
+    state.withLock { $0.files[url] }
+  }
+
+  func write(_ data: Data, to url: URL) throws {
+    state.withLock { $0.files[url] = data }
+  }
+
+  func externalWrite(_ data: Data?, to url: URL) throws {
+    let watchers = state.withLock { state in
+      state.files[url] = data
+      return state.watchers[url, default: [:]].sorted { $0.key < $1.key }.map(\.value)
+    }
+    for onChange in watchers { onChange() }
+  }
+
+  func watch(_ url: URL, onChange: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+    let id = state.withLock { state in
+      defer { state.nextWatchID += 1 }
+      state.watchers[url, default: [:]][state.nextWatchID] = onChange
+      return state.nextWatchID
+    }
+    return { [self] in
+      state.withLock { _ = $0.watchers[url]?.removeValue(forKey: id) }
+    }
+  }
+}

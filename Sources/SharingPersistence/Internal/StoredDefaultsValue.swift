@@ -1,0 +1,36 @@
+import Foundation
+
+/// A comparable snapshot of what user defaults hold for a key, to notice that it changed.
+enum StoredDefaultsValue: Equatable {
+  case missing
+  case bool(Bool)
+  case integer(Int)
+  case double(Double)
+  case string(String)
+  case data(Data)
+  case date(Date)
+  /// Arrays, dictionaries and anything else, as an XML property list or a description.
+  case other(String)
+
+  init(_ object: Any?) {
+    switch object {
+    case nil: self = .missing
+    case let value as Bool: self = .bool(value)
+    case let value as Int: self = .integer(value)
+    case let value as Double: self = .double(value)
+    case let value as String: self = .string(value)
+    case let value as Data: self = .data(value)
+    case let value as Date: self = .date(value)
+    case let value?:
+      if let data = try? PropertyListSerialization.data(
+        fromPropertyList: value,
+        format: .xml,
+        options: 0
+      ) {
+        self = .other(String(decoding: data, as: UTF8.self))
+      } else {
+        self = .other(String(reflecting: value))
+      }
+    }
+  }
+}

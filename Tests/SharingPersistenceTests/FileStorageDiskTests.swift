@@ -1,0 +1,182 @@
+import Foundation
+import SharingCore
+import SharingDependencies
+import SharingPersistence
+import Testing
+
+/// File storage on the real disk, with a manual scheduler so throttling is deterministic.
+@Suite struct FileStorageDiskTests {
+  @Test func throttlesAndCoalescesWrites() async throws {
+    try await withDiskStorage { storage, scheduler, directory in
+      let url = directory.file("count.json")
+      @Shared(.fileStorage(url)) var count = 0
+      $count.withLock { $0 += 1 }
+      scheduler.advance()
+      #expect(storage.writeCount(to: url) == 1)
+      #expect(fileText(url) == "1")
+      for _ in 2...1_000 { $count.withLock { $0 += 1 } }
+      scheduler.advance(by: .milliseconds(999))
+      #expect(storage.writeCount(to: url) == 1)
+      scheduler.advance(by: .milliseconds(1))
+      #expect(storage.writeCount(to: url) == 2)
+      #expect(fileText(url) == "1000")
+      #expect(scheduler.pendingCount == 0)
+    }
+  }
+
+  @Test func firstChangeAfterQuietPeriodIsWrittenAtOnce() async throws {
+    try await withDiskStorage { storage, scheduler, directory in
+      let url = directory.file("count.json")
+      @Shared(.fileStorage(url)) var count = 0
+      $count.withLock { $0 = 1 }
+      scheduler.advance()
+      scheduler.advance(by: .seconds(5))
+      $count.withLock { $0 = 2 }
+      scheduler.advance()
+      #expect(storage.writeCount(to: url) == 2)
+      #expect(fileText(url) == "2")
+    }
+  }
+
+  @Test func explicitSaveWritesAtOnce() async throws {
+    try await withDiskStorage { storage, scheduler, directory in
+      let url = directory.file("count.json")
+      @Shared(.fileStorage(url)) var count = 0
+      $count.withLock { $0 = 1 }
+      try await $count.save()
+      #expect(fileText(url) == "1")
+      scheduler.advance(by: .seconds(1))
+      #expect(storage.writeCount(to: url) == 1)
+    }
+  }
+
+  @Test func unchangedBytesAreNotWrittenAgain() async throws {
+    try await withDiskStorage { storage, scheduler, directory in
+      let url = directory.file("count.json")
+      @Shared(.fileStorage(url)) var count = 0
+      $count.withLock { $0 = 1 }
+      scheduler.advance(by: .seconds(1))
+      $count.withLock { $0 = 2 }
+      $count.withLock { $0 = 1 }
+      scheduler.advance(by: .seconds(1))
+      #expect(storage.writeCount(to: url) == 1)
+    }
+  }
+
+  @Test func releasedSharedStillHasItsPendingWriteFlushed() async throws {
+    try await withDiskStorage { storage, scheduler, directory in
+      let url = directory.file("count.json")
+      do {
+        @Shared(.fileStorage(url)) var count = 0
+        $count.withLock { $0 = 1 }
+        scheduler.advance()
+        $count.withLock { $0 = 2 }
+      }
+      #expect(fileText(url) == "1")
+      storage.flushPendingWrites()
+      #expect(fileText(url) == "2")
+    }
+  }
+
+  @Test func createsParentDirectories() async throws {
+    try await withDiskStorage { _, scheduler, directory in
+      let url = directory.file("a/b/c/count.json")
+      @Shared(.fileStorage(url)) var count = 0
+      $count.withLock { $0 = 3 }
+      scheduler.advance()
+      #expect(fileText(url) == "3")
+    }
+  }
+
+  @Test func writesReplaceTheFileAtomically() async throws {
+    try await withDiskStorage { _, scheduler, directory in
+      let url = directory.file("count.json")
+      try bytes("0").write(to: url)
+      let before = try inode(of: url)
+      @Shared(.fileStorage(url)) var count = 0
+      $count.withLock { $0 = 1 }
+      scheduler.advance()
+      #expect(try inode(of: url) != before)
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["count.json"]
+      )
+    }
+  }
+
+  @Test func undecodableFileIsPreservedBeforeBeingOverwritten() async throws {
+    try await withDiskStorage { _, scheduler, directory in
+      let url = directory.file("todos.json")
+      try bytes("[oops").write(to: url)
+      withKnownIssue {
+        @Shared(.fileStorage(url)) var todos = ["default"]
+        #expect(todos == ["default"])
+        #expect($todos.loadError != nil)
+        #expect(fileText(url) == "[oops")
+        $todos.withLock { $0.append("new") }
+        scheduler.advance()
+      } matching: {
+        $0.description.contains("\(url.path)")
+      }
+      let names = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()
+      #expect(names.count == 2)
+      #expect(names.first == "todos.json")
+      let preserved = try #require(names.last)
+      #expect(preserved.hasPrefix("todos.json.corrupt-"))
+      #expect(fileText(directory.file(preserved)) == "[oops")
+      #expect(fileText(url) == "[\n  \"default\",\n  \"new\"\n]")
+    }
+  }
+
+  @Test func writeFailureSetsSaveErrorUntilALaterSuccess() async throws {
+    try await withDiskStorage { _, scheduler, directory in
+      let url = directory.file("blocked/count.json")
+      // NB: A file where the parent directory should be makes every write fail, even as root.
+      try bytes("").write(to: directory.file("blocked"))
+      @Shared(.fileStorage(url)) var count = 0
+      $count.withLock { $0 = 1 }
+      scheduler.advance()
+      #expect($count.saveError != nil)
+      #expect(count == 1)
+      await #expect(throws: (any Error).self) { try await $count.save() }
+
+      try FileManager.default.removeItem(at: directory.file("blocked"))
+      try await $count.save()
+      #expect($count.saveError == nil)
+      #expect(fileText(url) == "1")
+    }
+  }
+
+  @Test func directoryInPlaceOfTheFileIsALoadAndSaveError() async throws {
+    try await withDiskStorage { _, scheduler, directory in
+      let url = directory.file("count.json")
+      try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+      @Shared(.fileStorage(url)) var count = 5
+      #expect(count == 5)
+      #expect($count.loadError != nil)
+      $count.withLock { $0 = 6 }
+      scheduler.advance()
+      #expect($count.saveError != nil)
+    }
+  }
+}
+
+/// Runs `body` with real-disk file storage driven by a manual scheduler, in a fresh
+/// temporary directory; pending writes are flushed before the directory is removed.
+func withDiskStorage(
+  _ body: (FileStorage, ManualWriteScheduler, TemporaryDirectory) async throws -> Void
+) async throws {
+  let scheduler = ManualWriteScheduler()
+  let storage = FileStorage.fileSystem(scheduler: scheduler)
+  try await withTemporaryDirectory { directory in
+    defer { storage.flushPendingWrites() }
+    try await withDependencies {
+      $0.defaultFileStorage = storage
+    } operation: {
+      try await body(storage, scheduler, directory)
+    }
+  }
+}
+
+func inode(of url: URL) throws -> UInt64 {
+  try #require(FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? UInt64)
+}

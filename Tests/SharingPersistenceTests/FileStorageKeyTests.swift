@@ -1,0 +1,156 @@
+import Foundation
+import SharingCore
+import SharingDependencies
+import SharingPersistence
+import Testing
+
+/// File storage on the default storage of tests: a virtual file system per test.
+@Suite struct FileStorageKeyTests {
+  let url = URL(fileURLWithPath: "/virtual/settings.json")
+  @Dependency(\.defaultFileStorage) var storage
+
+  @Test func defaultWhenMissing() {
+    @Shared(.fileStorage(url)) var count = 42
+    #expect(count == 42)
+    #expect($count.loadError == nil)
+    #expect(storage.contents(of: url) == nil)
+  }
+
+  @Test func defaultWhenEmpty() {
+    storage.simulateExternalWrite(Data(), to: url)
+    @Shared(.fileStorage(url)) var count = 42
+    #expect(count == 42)
+    #expect($count.loadError == nil)
+  }
+
+  @Test func savesAsSortedPrettyJSON() {
+    @Shared(.fileStorage(url)) var settings = Settings(name: "Blob", isOn: false)
+    $settings.withLock { $0.isOn = true }
+    #expect(text(storage.contents(of: url)) == "{\n  \"isOn\" : true,\n  \"name\" : \"Blob\"\n}")
+  }
+
+  @Test func loadsWhatWasSaved() {
+    do {
+      @Shared(.fileStorage(url)) var count = 0
+      $count.withLock { $0 = 7 }
+    }
+    @Shared(.fileStorage(url)) var count = 0
+    #expect(count == 7)
+  }
+
+  @Test func customCoding() {
+    let key = FileStorageKey<String>.fileStorage(
+      url,
+      decode: { String(decoding: $0, as: UTF8.self) },
+      encode: { Data($0.utf8) }
+    )
+    storage.simulateExternalWrite(bytes("hello"), to: url)
+    @Shared(key) var greeting = ""
+    #expect(greeting == "hello")
+    $greeting.withLock { $0 += ", world" }
+    #expect(text(storage.contents(of: url)) == "hello, world")
+  }
+
+  @Test func externalWriteIsPlayedBack() {
+    @Shared(.fileStorage(url)) var isOn = true
+    storage.simulateExternalWrite(bytes("false"), to: url)
+    #expect(isOn == false)
+  }
+
+  @Test func externalDeleteRestoresDefault() {
+    @Shared(.fileStorage(url)) var count = 1
+    $count.withLock { $0 = 5 }
+    storage.simulateExternalWrite(nil, to: url)
+    #expect(count == 1)
+  }
+
+  @Test func twoSharedOnOneURLShareTheValue() {
+    @Shared(.fileStorage(url)) var first = 0
+    @Shared(.fileStorage(url)) var second = 0
+    $first.withLock { $0 = 3 }
+    #expect(second == 3)
+    storage.simulateExternalWrite(bytes("9"), to: url)
+    #expect(first == 9)
+    #expect(second == 9)
+  }
+
+  @Test func isolatedPerTest() {
+    #expect(storage.contents(of: url) == nil)
+    @Shared(.fileStorage(url)) var count = 0
+    $count.withLock { $0 += 1 }
+  }
+
+  @Test func isolatedPerTestToo() {
+    #expect(storage.contents(of: url) == nil)
+    @Shared(.fileStorage(url)) var count = 0
+    $count.withLock { $0 += 1 }
+  }
+
+  @Test func storagesDoNotShareReferences() {
+    @Shared(.fileStorage(url)) var count = 0
+    $count.withLock { $0 = 1 }
+    let other = FileStorage.inMemory
+    withDependencies {
+      $0.defaultFileStorage = other
+    } operation: {
+      @Shared(.fileStorage(url)) var otherCount = 0
+      #expect(otherCount == 0)
+      $otherCount.withLock { $0 = 2 }
+    }
+    #expect(count == 1)
+    #expect(text(other.contents(of: url)) == "2")
+    #expect(FileStorage.inMemory != FileStorage.inMemory)
+  }
+
+  @Test func undecodableFileSetsLoadErrorAndKeepsBytes() throws {
+    storage.simulateExternalWrite(bytes("not json"), to: url)
+    withKnownIssue {
+      @Shared(.fileStorage(url)) var count = 1
+      #expect(count == 1)
+      #expect($count.loadError != nil)
+      #expect(text(storage.contents(of: url)) == "not json")
+      $count.withLock { $0 = 2 }
+      #expect(text(storage.contents(of: url)) == "2")
+    } matching: {
+      $0.description.contains("settings.json.corrupt-<timestamp>")
+    }
+  }
+
+  @Test func laterSuccessfulLoadClearsLoadError() async throws {
+    storage.simulateExternalWrite(bytes("{"), to: url)
+    try await withKnownIssue {
+      @Shared(.fileStorage(url)) var count = 1
+      #expect($count.loadError != nil)
+      storage.simulateExternalWrite(bytes("5"), to: url)
+      #expect(count == 5)
+      #expect($count.loadError == nil)
+      storage.simulateExternalWrite(bytes("6"), to: url)
+      try await $count.load()
+      #expect(count == 6)
+    } matching: {
+      $0.description.contains("/virtual/settings.json")
+    }
+  }
+
+  @Test func explicitSaveAndLoad() async throws {
+    @Shared(.fileStorage(url)) var count = 0
+    $count.withLock { $0 = 4 }
+    try await $count.save()
+    #expect(text(storage.contents(of: url)) == "4")
+    #expect($count.saveError == nil)
+  }
+
+  @Test func description() {
+    @Shared(.fileStorage(url)) var count = 0
+    #expect(
+      String(describing: FileStorageKey<Int>.fileStorage(url))
+        == #".fileStorage("/virtual/settings.json")"#
+    )
+    #expect($count.description == #"Shared<Swift.Int>(.fileStorage("/virtual/settings.json"))"#)
+  }
+}
+
+struct Settings: Codable, Equatable {
+  var name: String
+  var isOn: Bool
+}

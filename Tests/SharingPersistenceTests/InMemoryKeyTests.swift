@@ -1,0 +1,63 @@
+import SharingCore
+import SharingDependencies
+import SharingPersistence
+import Testing
+
+@Suite struct InMemoryKeyTests {
+  @Test func sharedByKey() {
+    @Shared(.inMemory("count")) var first = 0
+    @Shared(.inMemory("count")) var second = 0
+    $first.withLock { $0 += 1 }
+    #expect(second == 1)
+  }
+
+  @Test func outlivesEveryShared() {
+    do {
+      @Shared(.inMemory("name")) var name = "Blob"
+      $name.withLock { $0 = "Blob Jr." }
+    }
+    @Shared(.inMemory("name")) var name = "Blob"
+    #expect(name == "Blob Jr.")
+  }
+
+  @Test func isolatedPerTest() {
+    @Shared(.inMemory("isolated")) var value = 0
+    #expect(value == 0)
+    $value.withLock { $0 += 1 }
+  }
+
+  @Test func isolatedPerTestToo() {
+    @Shared(.inMemory("isolated")) var value = 0
+    #expect(value == 0)
+    $value.withLock { $0 += 1 }
+  }
+
+  @Test func storesAreIndependent() {
+    let other = InMemoryStorage()
+    @Shared(.inMemory("count")) var count = 0
+    withDependencies {
+      $0.defaultInMemoryStorage = other
+    } operation: {
+      @Shared(.inMemory("count")) var otherCount = 10
+      $otherCount.withLock { $0 += 1 }
+    }
+    #expect(count == 0)
+    #expect(other != InMemoryStorage())
+  }
+
+  @Test func differentTypesOnOneKeyAreReported() {
+    @Shared(.inMemory("mixed")) var number = 1
+    withKnownIssue {
+      @Shared(.inMemory("mixed")) var text = "one"
+      #expect(text == "one")
+    } matching: {
+      $0.description.contains(#".inMemory("mixed")"#)
+    }
+    #expect(number == 1)
+  }
+
+  @Test func description() {
+    @Shared(.inMemory("count")) var count = 0
+    #expect($count.description == #"Shared<Swift.Int>(.inMemory("count"))"#)
+  }
+}
