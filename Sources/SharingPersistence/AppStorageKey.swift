@@ -2,7 +2,7 @@ import Foundation
 public import SharingCore
 import SharingDependencies
 
-/// A ``SharedKey`` that persists a value in user defaults.
+/// A ``/SharingCore/SharedKey`` that persists a value in user defaults.
 ///
 /// Create one with `appStorage(_:store:)`:
 ///
@@ -62,7 +62,8 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
     return SharedSubscription(cancel)
   }
 
-  /// Writes the value to the store; ``Shared/save()`` also writes the store to disk at once.
+  /// Writes the value to the store; ``/SharingCore/Shared/save()`` also writes the store to disk at
+  /// once.
   public func save(_ value: Value, context: SaveContext, continuation: SaveContinuation) {
     do {
       let object = try lookup.encode(value)

@@ -4,9 +4,9 @@ import SharingDependencies
 /// Where ``FileStorageKey`` reads and writes files: the real file system, or a virtual one
 /// held in memory.
 ///
-/// The default storage is ``DependencyValues/defaultFileStorage``: ``fileSystem`` when the
-/// program runs, and a fresh ``inMemory`` file system for each test and preview, so tests
-/// run in parallel without touching the disk. Opt a test into the real disk with
+/// The default storage is ``SharingDependencies/DependencyValues/defaultFileStorage``:
+/// ``fileSystem`` when the program runs, and a fresh ``inMemory`` file system for each test and
+/// preview, so tests run in parallel without touching the disk. Opt a test into the real disk with
 /// `withDependencies`:
 ///
 /// ```swift

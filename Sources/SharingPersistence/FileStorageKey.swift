@@ -2,28 +2,31 @@ public import Foundation
 public import SharingCore
 import SharingDependencies
 
-/// A ``SharedKey`` that persists a value to a file.
+/// A ``/SharingCore/SharedKey`` that persists a value to a file.
 ///
-/// Create one with ``SharedReaderKey/fileStorage(_:decoder:encoder:)`` for `Codable` values,
-/// or ``SharedReaderKey/fileStorage(_:decode:encode:)`` for any value:
+/// Create one with ``SharingCore/SharedReaderKey/fileStorage(_:decoder:encoder:)`` for `Codable`
+/// values, or ``SharingCore/SharedReaderKey/fileStorage(_:decode:encode:)`` for any value:
 ///
 /// ```swift
 /// extension URL {
-///   static let todos = URL.documentsDirectory.appending(component: "todos.json")
+///   static let todos = FileManager.default
+///     .urls(for: .applicationSupportDirectory, in: .userDomainMask)[0]
+///     .appending(components: "Todos", "todos.json")
 /// }
 /// @Shared(.fileStorage(.todos)) var todos: [Todo] = []
 /// ```
 ///
 /// - A missing or empty file gives the default value.
-/// - Changes are written after a short delay, at most once per second, the latest value
-///   always written; ``Shared/save()`` writes at once; pending writes are flushed when the
-///   program exits normally. Each write replaces the file atomically.
+/// - Changes are written in the background: the first change after a quiet second at once,
+///   later ones at most once per second, the latest value always written.
+///   ``/SharingCore/Shared/save()`` writes at once; pending writes are flushed when the program
+///   exits normally. Each write replaces the file atomically.
 /// - Changes made to the file by another program (written, deleted, renamed over,
 ///   re-created) are played back; a deleted file gives the default value again.
-/// - A file that cannot be decoded sets ``Shared/loadError`` and leaves the default value in
-///   memory. Its bytes are kept in a sibling file, `<name>.corrupt-<UTC timestamp>`, before
-///   the file is next written.
-/// - A failed write sets ``Shared/saveError``; the value in memory is kept.
+/// - A file that cannot be decoded sets ``/SharingCore/Shared/loadError`` and leaves the default
+///   value in memory. Its bytes are kept in a sibling file, `<name>.corrupt-<UTC timestamp>`,
+///   before the file is next written.
+/// - A failed write sets ``/SharingCore/Shared/saveError``; the value in memory is kept.
 public struct FileStorageKey<Value: Sendable>: SharedKey {
   let storage: FileStorage
   let url: URL
@@ -65,7 +68,8 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
     return SharedSubscription(cancel)
   }
 
-  /// Writes the value: throttled after a change, at once when ``Shared/save()`` is called.
+  /// Writes the value: throttled after a change, at once when ``/SharingCore/Shared/save()`` is
+  /// called.
   public func save(_ value: Value, context: SaveContext, continuation: SaveContinuation) {
     storage.file(at: url).save(
       { [encode] in try encode(value) },
@@ -109,12 +113,12 @@ extension SharedReaderKey {
   /// A key that persists a `Codable` value to a file as JSON.
   ///
   /// ```swift
-  /// @Shared(.fileStorage(.documentsDirectory.appending(component: "todos.json")))
+  /// @Shared(.fileStorage(URL(filePath: "/var/lib/todos/todos.json")))
   /// var todos: [Todo] = []
   /// ```
   ///
-  /// The file storage is ``DependencyValues/defaultFileStorage`` at the time the key is
-  /// created: the real file system in a program, a virtual one in tests and previews.
+  /// The file storage is ``SharingDependencies/DependencyValues/defaultFileStorage`` at the time
+  /// the key is created: the real file system in a program, a virtual one in tests and previews.
   ///
   /// - Parameters:
   ///   - url: The file to persist the value to.
@@ -143,7 +147,7 @@ extension SharedReaderKey {
   /// ```swift
   /// @Shared(
   ///   .fileStorage(
-  ///     .documentsDirectory.appending(component: "notes.txt"),
+  ///     URL(filePath: "/var/lib/notes/notes.txt"),
   ///     decode: { String(decoding: $0, as: UTF8.self) },
   ///     encode: { Data($0.utf8) }
   ///   )
