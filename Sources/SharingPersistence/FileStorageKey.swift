@@ -145,15 +145,21 @@ extension SharedReaderKey {
   /// A key that persists any value to a file, with custom coding.
   ///
   /// ```swift
-  /// @Shared(
-  ///   .fileStorage(
-  ///     URL(filePath: "/var/lib/notes/notes.txt"),
-  ///     decode: { String(decoding: $0, as: UTF8.self) },
-  ///     encode: { Data($0.utf8) }
-  ///   )
-  /// )
-  /// var notes = ""
+  /// extension SharedReaderKey where Self == FileStorageKey<String> {
+  ///   static var notes: Self {
+  ///     .fileStorage(
+  ///       URL(filePath: "/var/lib/notes/notes.txt"),
+  ///       decode: { String(decoding: $0, as: UTF8.self) },
+  ///       encode: { Data($0.utf8) }
+  ///     )
+  ///   }
+  /// }
+  ///
+  /// @Shared(.notes) var notes = ""
   /// ```
+  ///
+  /// > Note: Written inline in a `@Shared(…)` attribute, the closures need an explicit
+  /// > `{ @Sendable in … }`: Swift 6.3 does not infer that they are `Sendable` there.
   ///
   /// - Parameters:
   ///   - url: The file to persist the value to.
