@@ -65,6 +65,7 @@ let package = Package(
       command: "counter",
       dependencies: ["SharingPersistence", "SharingCore", "SharingDependencies"]
     )
+    + exampleApp("Todos", command: "todos", dependencies: ["SharingPersistence", "SharingCore"])
     + [
       // Runs the apps' commands from their tests, as a user would in a terminal.
       .target(name: "AppTestSupport", path: "Apps/AppTestSupport")
