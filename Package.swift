@@ -66,6 +66,7 @@ let package = Package(
       dependencies: ["SharingPersistence", "SharingCore", "SharingDependencies"]
     )
     + exampleApp("Todos", command: "todos", dependencies: ["SharingPersistence", "SharingCore"])
+    + exampleApp("SignUp", command: "signup", dependencies: ["SharingCore"])
     + [
       // Runs the apps' commands from their tests, as a user would in a terminal.
       .target(name: "AppTestSupport", path: "Apps/AppTestSupport")
