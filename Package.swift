@@ -68,6 +68,7 @@ let package = Package(
     + exampleApp("Todos", command: "todos", dependencies: ["SharingPersistence", "SharingCore"])
     + exampleApp("SignUp", command: "signup", dependencies: ["SharingCore"])
     + exampleApp("Tabs", command: "tabs", dependencies: ["SharingCore"])
+    + exampleApp("Sysmon", command: "sysmon", dependencies: ["SharingCore"])
     + [
       // Runs the apps' commands from their tests, as a user would in a terminal.
       .target(name: "AppTestSupport", path: "Apps/AppTestSupport")
