@@ -34,7 +34,7 @@ do {
 }
 let file = TodosFile.url(path: arguments.filePath)
 
-/// Opens the list for a command that changes it; refuses a file it cannot read.
+/// Opens the list; refuses a file it cannot read, so that it is never overwritten.
 func openList() -> TodoList {
   let list = TodoList(file: file)
   if let error = list.loadError { fail("Cannot read \(file.path): \(error.localizedDescription)") }
