@@ -15,9 +15,20 @@ protocol AppStorageLookup<Value>: Sendable {
 struct CastLookup<Value: Sendable>: AppStorageLookup {
   func decode(_ object: Any) -> Value? {
     if let value = object as? Value { return value }
+    // NB: Foundation on Linux reads some integers back from the property list as 'Int64'
+    //     (Int.max, for one), which does not cast to 'Int'.
+    if Value.self == Int.self, let integer = Self.integer(from: object) { return integer as? Value }
     // NB: A whole number stored for a 'Double' key (by 'set(3, forKey:)', say) is a double.
-    if Value.self == Double.self, let integer = object as? Int { return Double(integer) as? Value }
+    if Value.self == Double.self, let integer = Self.integer(from: object) {
+      return Double(integer) as? Value
+    }
     return nil
+  }
+
+  /// The integer a stored object holds, if it is an integer that fits in an `Int`.
+  private static func integer(from object: Any) -> Int? {
+    guard let integer = object as? any BinaryInteger else { return nil }
+    return Int(exactly: integer)
   }
 
   func encode(_ value: Value) -> Any? { value }
