@@ -159,7 +159,8 @@ final class AppStorageCenter: Sendable {
     if continues { schedulePoll() }
   }
 
-  private func synchronizeUnsavedStores() {
+  /// Writes every store with changes made through a key to disk now.
+  func synchronizeUnsavedStores() {
     state.withLock { state in
       for store in state.unsavedStores { store.base.synchronize() }
       state.unsavedStores = []

@@ -14,17 +14,18 @@ struct PendingWrite: Sendable {
   }
 }
 
-/// The throttling rules of one file, as a state machine: at most one write per `interval`,
+/// The throttling rules of one file, as a state machine: at most one write per interval,
 /// the latest value always written, the first change of a quiet period written at once.
 ///
 /// It decides; ``StoredFile`` performs what it returns, outside its lock.
 struct WriteThrottle {
-  /// The least time between two throttled writes; zero writes every change through.
+  /// The least time between two throttled writes, unless a change asks for its own.
   let interval: Duration
   private(set) var pending: PendingWrite?
   private var lastWrite: Duration?
   private var isScheduled = false
-  private var sequence: UInt64 = 0
+  /// The number of the last write taken: writes taken later have greater numbers.
+  private(set) var sequence: UInt64 = 0
 
   init(interval: Duration) {
     self.interval = interval
@@ -39,7 +40,13 @@ struct WriteThrottle {
 
   /// Adds a change; returns the delay after which ``takeScheduled(now:)`` must be called, or
   /// `nil` if a call is already scheduled.
-  mutating func enqueue(_ write: PendingWrite, now: Duration) -> Duration? {
+  ///
+  /// - Parameter interval: The least time since the last write, if not ``interval``.
+  mutating func enqueue(
+    _ write: PendingWrite,
+    now: Duration,
+    interval: Duration? = nil
+  ) -> Duration? {
     if pending == nil {
       pending = write
     } else {
@@ -48,7 +55,7 @@ struct WriteThrottle {
     guard !isScheduled else { return nil }
     isScheduled = true
     guard let lastWrite else { return .zero }
-    return max(lastWrite + interval - now, .zero)
+    return max(lastWrite + (interval ?? self.interval) - now, .zero)
   }
 
   /// Takes the pending write when its scheduled time comes.
