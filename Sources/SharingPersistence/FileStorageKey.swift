@@ -15,9 +15,11 @@ import SharingDependencies
 /// ```
 ///
 /// - A missing or empty file gives the default value.
-/// - Changes are written after a short delay, at most once per second, the latest value
-///   always written; ``Shared/save()`` writes at once; pending writes are flushed when the
-///   program exits normally. Each write replaces the file atomically.
+/// - Changes are written after a short delay, at most once per second (or per the key's own
+///   interval, given by `throttle:`), the latest value always written; ``Shared/save()``
+///   writes at once; ``flushPendingWrites()`` writes every pending value; pending writes are
+///   flushed when the program exits normally. Each write replaces the file atomically, and
+///   is skipped when the file already holds the same bytes. See <doc:Durability>.
 /// - Changes made to the file by another program (written, deleted, renamed over,
 ///   re-created) are played back; a deleted file gives the default value again.
 /// - A file that cannot be decoded sets ``Shared/loadError`` and leaves the default value in
@@ -29,17 +31,21 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
   let url: URL
   let decode: @Sendable (Data) throws -> Value
   let encode: @Sendable (Value) throws -> Data
+  /// The least time between two throttled writes, if not the storage's.
+  let throttle: Duration?
 
   init(
     url: URL,
     decode: @escaping @Sendable (Data) throws -> Value,
-    encode: @escaping @Sendable (Value) throws -> Data
+    encode: @escaping @Sendable (Value) throws -> Data,
+    throttle: Duration? = nil
   ) {
     @Dependency(\.defaultFileStorage) var storage
     self.storage = storage
     self.url = url.standardizedFileURL
     self.decode = decode
     self.encode = encode
+    self.throttle = throttle
   }
 
   /// The file and the storage it lives in.
@@ -70,6 +76,7 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
     storage.file(at: url).save(
       { [encode] in try encode(value) },
       context: context,
+      interval: throttle,
       continuation: continuation
     )
   }
