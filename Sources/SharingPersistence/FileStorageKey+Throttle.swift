@@ -37,8 +37,11 @@ extension SharedReaderKey {
   ) -> Self where Self == FileStorageKey<Value> {
     FileStorageKey(
       url: url,
-      decode: { try decoder.decode(Value.self, from: $0) },
-      encode: { try encoder.encode($0) },
+      format: StoredFormat(
+        isJSON: true,
+        decode: { try decoder.decode(Value.self, from: $0) },
+        encode: { try encoder.encode($0) }
+      ),
       throttle: throttle
     )
   }
@@ -59,6 +62,10 @@ extension SharedReaderKey {
     decode: @escaping @Sendable (Data) throws -> Value,
     encode: @escaping @Sendable (Value) throws -> Data
   ) -> Self where Self == FileStorageKey<Value> {
-    FileStorageKey(url: url, decode: decode, encode: encode, throttle: throttle)
+    FileStorageKey(
+      url: url,
+      format: StoredFormat(isJSON: false, decode: decode, encode: encode),
+      throttle: throttle
+    )
   }
 }

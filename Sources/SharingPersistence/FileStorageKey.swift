@@ -29,22 +29,15 @@ import SharingDependencies
 public struct FileStorageKey<Value: Sendable>: SharedKey {
   let storage: FileStorage
   let url: URL
-  let decode: @Sendable (Data) throws -> Value
-  let encode: @Sendable (Value) throws -> Data
+  let format: StoredFormat<Value>
   /// The least time between two throttled writes, if not the storage's.
   let throttle: Duration?
 
-  init(
-    url: URL,
-    decode: @escaping @Sendable (Data) throws -> Value,
-    encode: @escaping @Sendable (Value) throws -> Data,
-    throttle: Duration? = nil
-  ) {
+  init(url: URL, format: StoredFormat<Value>, throttle: Duration? = nil) {
     @Dependency(\.defaultFileStorage) var storage
     self.storage = storage
     self.url = url.standardizedFileURL
-    self.decode = decode
-    self.encode = encode
+    self.format = format
     self.throttle = throttle
   }
 
@@ -74,7 +67,7 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
   /// Writes the value: throttled after a change, at once when ``Shared/save()`` is called.
   public func save(_ value: Value, context: SaveContext, continuation: SaveContinuation) {
     storage.file(at: url).save(
-      { [encode] in try encode(value) },
+      { [format] in try format.encode(value) },
       context: context,
       interval: throttle,
       continuation: continuation
@@ -87,17 +80,28 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
       return .success(nil)
     }
     do {
-      let value = try decode(data)
-      file.markDecodable()
-      return .success(value)
+      switch try format.decode(data, location: url.lastPathComponent) {
+      case .current(let value):
+        file.markDecodable()
+        return .success(value)
+      case .migrated(let value):
+        file.markDecodable()
+        // NB: Written back at once, so that the value is migrated once, not at every load.
+        file.save(
+          { [format] in try format.encode(value) },
+          context: .userInitiated,
+          continuation: SaveContinuation(self.description) { _ in }
+        )
+        return .success(value)
+      }
     } catch {
       file.markUndecodable(data)
       reportIssue(
         error,
         """
-        The file at \(url.path) could not be decoded as '\(Value.self)'; the default value is \
-        used. Its bytes are kept in '\(url.lastPathComponent).corrupt-<timestamp>' before the \
-        file is next written.
+        The file at \(url.path) could not be \(error is MigrationError ? "read" : "decoded") as \
+        '\(Value.self)'; the default value is used. Its bytes are kept in \
+        '\(url.lastPathComponent).corrupt-<timestamp>' before the file is next written.
         """
       )
       return .failure(error)
@@ -140,8 +144,11 @@ extension SharedReaderKey {
   ) -> Self where Self == FileStorageKey<Value> {
     FileStorageKey(
       url: url,
-      decode: { try decoder.decode(Value.self, from: $0) },
-      encode: { try encoder.encode($0) }
+      format: StoredFormat(
+        isJSON: true,
+        decode: { try decoder.decode(Value.self, from: $0) },
+        encode: { try encoder.encode($0) }
+      )
     )
   }
 
@@ -168,6 +175,6 @@ extension SharedReaderKey {
     decode: @escaping @Sendable (Data) throws -> Value,
     encode: @escaping @Sendable (Value) throws -> Data
   ) -> Self where Self == FileStorageKey<Value> {
-    FileStorageKey(url: url, decode: decode, encode: encode)
+    FileStorageKey(url: url, format: StoredFormat(isJSON: false, decode: decode, encode: encode))
   }
 }
