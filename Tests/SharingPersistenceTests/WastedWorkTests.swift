@@ -80,4 +80,24 @@ import Testing
       box.withLock { $0 = nil }
     }
   }
+
+  @Test func aReplacedChangeKeepsTheLastWritesError() async throws {
+    try await withDiskStorage { _, scheduler, directory in
+      let url = directory.file("blocked/count.json")
+      // NB: A file where the parent directory should be makes every write fail, even as root.
+      try bytes("").write(to: directory.file("blocked"))
+      @Shared(.fileStorage(url)) var count = 0
+      $count.withLock { $0 = 1 }
+      scheduler.advance()
+      #expect($count.saveError != nil)
+      $count.withLock { $0 = 2 }
+      $count.withLock { $0 = 3 }
+      #expect($count.saveError != nil)
+
+      try FileManager.default.removeItem(at: directory.file("blocked"))
+      scheduler.advance(by: .seconds(1))
+      #expect($count.saveError == nil)
+      #expect(fileText(url) == "3")
+    }
+  }
 }

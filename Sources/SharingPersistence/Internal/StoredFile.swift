@@ -34,6 +34,8 @@ final class StoredFile: Sendable {
     var inFlight: Set<UInt64> = []
     /// Flushes waiting for every write numbered up to `through` to finish.
     var flushes: [(through: UInt64, done: @Sendable () -> Void)] = []
+    /// The outcome of the last write, which saves of values never written report.
+    var lastResult: Result<Void, any Error> = .success(())
     var writeCount = 0
     var encodeCount = 0
     var nextSubscriberID = 0
@@ -181,11 +183,14 @@ final class StoredFile: Sendable {
       }
       return perform(ticket)
     }
-    let delay = state.withLock { state in
+    let (enqueued, lastResult) = state.withLock { state in
       defer { pendingFiles.insert(self) }
-      return state.throttle.enqueue(write, now: now, interval: interval)
+      return (state.throttle.enqueue(write, now: now, interval: interval), state.lastResult)
     }
-    guard let delay else { return }
+    // NB: A replaced value is never written: its saves end with what the file last saw,
+    //     so that a failed write's error stays until a later write succeeds.
+    for continuation in enqueued.superseded { continuation.resume(with: lastResult) }
+    guard let delay = enqueued.delay else { return }
     scheduler.schedule(after: delay) { [self] in
       let ticket = state.withLock { state in
         let ticket = state.throttle.takeScheduled(now: scheduler.now())
@@ -229,6 +234,7 @@ final class StoredFile: Sendable {
     }
     let flushes = state.withLock { state in
       state.encodeCount += 1
+      state.lastResult = result
       state.inFlight.remove(ticket.sequence)
       if state.isIdle { pendingFiles.remove(self) }
       return state.finishedFlushes()
