@@ -32,6 +32,11 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
   let format: StoredFormat<Value>
   /// The least time between two throttled writes, if not the storage's.
   let throttle: Duration?
+  /// The file in its storage, found once rather than at every save.
+  private let file: StoredFile
+  /// Encodes in the key's format. A closure, so that a save captures no generic struct,
+  /// whose type metadata it would look up.
+  private let encode: @Sendable (Value) throws -> Data
 
   init(url: URL, format: StoredFormat<Value>, throttle: Duration? = nil) {
     @Dependency(\.defaultFileStorage) var storage
@@ -39,6 +44,8 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
     self.url = url.standardizedFileURL
     self.format = format
     self.throttle = throttle
+    self.file = storage.file(at: self.url)
+    self.encode = { [format] in try format.encode($0) }
   }
 
   /// The file and the storage it lives in.
@@ -48,8 +55,7 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
 
   /// Reads and decodes the file.
   public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
-    let file = storage.file(at: url)
-    continuation.resume(with: Result { try file.load() }.flatMap { decoded($0, in: file) })
+    continuation.resume(with: Result { try file.load() }.flatMap { decoded($0) })
   }
 
   /// Plays back changes made to the file by anything else.
@@ -57,24 +63,23 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
     context: LoadContext<Value>,
     subscriber: SharedSubscriber<Value>
   ) -> SharedSubscription {
-    let file = storage.file(at: url)
     let cancel = file.subscribe { result in
-      subscriber.yield(with: result.flatMap { decoded($0, in: file) })
+      subscriber.yield(with: result.flatMap { decoded($0) })
     }
     return SharedSubscription(cancel)
   }
 
   /// Writes the value: throttled after a change, at once when ``Shared/save()`` is called.
   public func save(_ value: Value, context: SaveContext, continuation: SaveContinuation) {
-    storage.file(at: url).save(
-      { [format] in try format.encode(value) },
+    file.save(
+      { [encode] in try encode(value) },
       context: context,
       interval: throttle,
       continuation: continuation
     )
   }
 
-  private func decoded(_ data: Data?, in file: StoredFile) -> Result<Value?, any Error> {
+  private func decoded(_ data: Data?) -> Result<Value?, any Error> {
     guard let data, !data.isEmpty else {
       file.markDecodable()
       return .success(nil)
@@ -88,7 +93,7 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
         file.markDecodable()
         // NB: Written back at once, so that the value is migrated once, not at every load.
         file.save(
-          { [format] in try format.encode(value) },
+          { [encode] in try encode(value) },
           context: .userInitiated,
           continuation: SaveContinuation(self.description) { _ in }
         )

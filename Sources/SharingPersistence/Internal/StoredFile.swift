@@ -34,6 +34,9 @@ final class StoredFile: Sendable {
     var inFlight: Set<UInt64> = []
     /// Flushes waiting for every write numbered up to `through` to finish.
     var flushes: [(through: UInt64, done: @Sendable () -> Void)] = []
+    /// Whether the file is in `pendingFiles`, which it is from a throttled change until it
+    /// is idle.
+    var isRegistered = false
     /// The outcome of the last write, which saves of values never written report.
     var lastResult: Result<Void, any Error> = .success(())
     var writeCount = 0
@@ -43,6 +46,20 @@ final class StoredFile: Sendable {
     var stopWatching: (@Sendable () -> Void)?
 
     var isIdle: Bool { inFlight.isEmpty && throttle.pending == nil }
+
+    /// Adds the file to `pendingFiles` unless it is there already.
+    mutating func register(_ file: StoredFile, in pendingFiles: PendingFiles) {
+      guard !isRegistered else { return }
+      isRegistered = true
+      pendingFiles.insert(file)
+    }
+
+    /// Removes the file from `pendingFiles` once it is idle.
+    mutating func unregisterIfIdle(_ file: StoredFile, from pendingFiles: PendingFiles) {
+      guard isRegistered, isIdle else { return }
+      isRegistered = false
+      pendingFiles.remove(file)
+    }
 
     /// Removes and returns the flushes that no unfinished write holds up.
     mutating func finishedFlushes() -> [@Sendable () -> Void] {
@@ -151,7 +168,7 @@ final class StoredFile: Sendable {
         // NB: The file changed after the pending value was set: the newer, external value
         //     wins, rather than being overwritten by the older one.
         let discarded = state.throttle.discardPending()
-        if state.isIdle { pendingFiles.remove(self) }
+        state.unregisterIfIdle(self, from: pendingFiles)
         return (result, state.subscribers.sorted { $0.key < $1.key }.map(\.value), discarded)
       }
     }
@@ -184,7 +201,7 @@ final class StoredFile: Sendable {
       return perform(ticket)
     }
     let (enqueued, lastResult) = state.withLock { state in
-      defer { pendingFiles.insert(self) }
+      defer { state.register(self, in: pendingFiles) }
       return (state.throttle.enqueue(write, now: now, interval: interval), state.lastResult)
     }
     // NB: A replaced value is never written: its saves end with what the file last saw,
@@ -236,7 +253,7 @@ final class StoredFile: Sendable {
       state.encodeCount += 1
       state.lastResult = result
       state.inFlight.remove(ticket.sequence)
-      if state.isIdle { pendingFiles.remove(self) }
+      state.unregisterIfIdle(self, from: pendingFiles)
       return state.finishedFlushes()
     }
     for continuation in ticket.write.continuations { continuation.resume(with: result) }
