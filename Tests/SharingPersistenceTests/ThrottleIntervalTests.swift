@@ -83,4 +83,22 @@ import Testing
       #expect(count == 7)
     }
   }
+
+  @Test func theStoragesIntervalSpacesWritesOnTheVirtualFileSystem() {
+    let scheduler = ManualWriteScheduler()
+    let storage = FileStorage.inMemory(scheduler: scheduler, pendingFiles: PendingFiles())
+    let url = URL(filePath: "/todos.json")
+    withDependencies {
+      $0.defaultFileStorage = storage
+    } operation: {
+      @Shared(.fileStorage(url)) var count = 0
+      $count.withLock { $0 = 1 }
+      scheduler.advance()
+      $count.withLock { $0 = 2 }
+      scheduler.advance(by: .milliseconds(999))
+      #expect(storage.contents(of: url) == Data("1".utf8))
+      scheduler.advance(by: .milliseconds(1))
+      #expect(storage.contents(of: url) == Data("2".utf8))
+    }
+  }
 }
