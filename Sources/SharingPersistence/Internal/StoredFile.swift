@@ -37,8 +37,10 @@ final class StoredFile: Sendable {
     /// Whether the file is in `pendingFiles`, which it is from a throttled change until it
     /// is idle.
     var isRegistered = false
-    /// The outcome of the last write, which saves of values never written report.
+    /// The outcome of the latest write, which saves of values never written report, and
+    /// the number of that write.
     var lastResult: Result<Void, any Error> = .success(())
+    var lastResultSequence: UInt64 = 0
     var writeCount = 0
     var encodeCount = 0
     var nextSubscriberID = 0
@@ -251,7 +253,9 @@ final class StoredFile: Sendable {
     }
     let flushes = state.withLock { state in
       state.encodeCount += 1
-      state.lastResult = result
+      if ticket.sequence > state.lastResultSequence {
+        (state.lastResult, state.lastResultSequence) = (result, ticket.sequence)
+      }
       state.inFlight.remove(ticket.sequence)
       state.unregisterIfIdle(self, from: pendingFiles)
       return state.finishedFlushes()
