@@ -53,7 +53,7 @@ let package = Package(
     // MARK: Tools
     .executableTarget(
       name: "SharingBenchmarks",
-      dependencies: ["SharingCore", "SharingDependencies", "CMallocInfo"],
+      dependencies: ["SharingCore", "SharingDependencies", "SharingPersistence", "CMallocInfo"],
       path: "scripts/Benchmarks",
       exclude: ["RESULTS.md", "CMallocInfo"]
     ),
