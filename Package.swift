@@ -53,14 +53,54 @@ let package = Package(
     // MARK: Tools
     .executableTarget(
       name: "SharingBenchmarks",
-      dependencies: ["SharingCore", "SharingDependencies", "CMallocInfo"],
+      dependencies: ["SharingCore", "SharingDependencies", "SharingPersistence", "CMallocInfo"],
       path: "scripts/Benchmarks",
       exclude: ["RESULTS.md", "CMallocInfo"]
     ),
     .systemLibrary(name: "CMallocInfo", path: "scripts/Benchmarks/CMallocInfo"),
-  ],
+  ]
+    // MARK: Example apps (Apps/<Name>/: a command, the library holding its logic, its tests)
+    + exampleApp(
+      "Counter",
+      command: "counter",
+      dependencies: ["SharingPersistence", "SharingCore", "SharingDependencies"]
+    )
+    + exampleApp("Todos", command: "todos", dependencies: ["SharingPersistence", "SharingCore"])
+    + exampleApp("SignUp", command: "signup", dependencies: ["SharingCore"])
+    + exampleApp("Tabs", command: "tabs", dependencies: ["SharingCore"])
+    + exampleApp("Sysmon", command: "sysmon", dependencies: ["SharingCore"])
+    + [
+      // Runs the apps' commands from their tests, as a user would in a terminal.
+      .target(name: "AppTestSupport", path: "Apps/AppTestSupport")
+    ],
   swiftLanguageModes: [.v6]
 )
+
+/// An example app in `Apps/<name>/`: the executable `command` (`Sources/<command>/`), the
+/// library `<name>Kit` holding its logic (`Sources/<name>Kit/`), and the test target
+/// `<name>Tests` (`Tests/`), which depends on the executable so that `swift test` builds it.
+func exampleApp(
+  _ name: String,
+  command: String,
+  dependencies: [Target.Dependency]
+) -> [Target] {
+  let kit = "\(name)Kit"
+  return [
+    .executableTarget(
+      name: command,
+      dependencies: [.target(name: kit)] + dependencies,
+      path: "Apps/\(name)/Sources/\(command)"
+    ),
+    .target(name: kit, dependencies: dependencies, path: "Apps/\(name)/Sources/\(kit)"),
+    .testTarget(
+      name: "\(name)Tests",
+      dependencies: [
+        .target(name: kit), .target(name: command), "SharingTesting", "AppTestSupport",
+      ] + dependencies,
+      path: "Apps/\(name)/Tests"
+    ),
+  ]
+}
 
 for target in package.targets where target.type != .system {
   target.swiftSettings = (target.swiftSettings ?? []) + [

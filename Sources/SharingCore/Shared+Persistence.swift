@@ -13,15 +13,33 @@ extension Shared where Value: Sendable {
   /// - Parameters:
   ///   - wrappedValue: The default value.
   ///   - key: The key that loads, saves and observes the stored value.
-  public init(wrappedValue: @autoclosure () -> Value, _ key: some SharedKey<Value>) {
-    self.init(reference: Self.reference(for: key, initialValue: wrappedValue))
+  ///   - fileID: The file of the declaration, named in reports of inconsistent key use.
+  ///   - line: The line of the declaration.
+  public init(
+    wrappedValue: @autoclosure () -> Value,
+    _ key: some SharedKey<Value>,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) {
+    self.init(
+      reference: Self.reference(for: key, initialValue: wrappedValue, fileID: fileID, line: line)
+    )
   }
 
   /// Creates a shared optional value persisted by a key, `nil` by default.
   ///
-  /// - Parameter key: The key that loads, saves and observes the stored value.
-  public init<Wrapped>(_ key: some SharedKey<Value>) where Value == Wrapped? {
-    self.init(reference: Self.reference(for: key, initialValue: { nil }))
+  /// - Parameters:
+  ///   - key: The key that loads, saves and observes the stored value.
+  ///   - fileID: The file of the declaration, named in reports of inconsistent key use.
+  ///   - line: The line of the declaration.
+  public init<Wrapped>(
+    _ key: some SharedKey<Value>,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) where Value == Wrapped? {
+    self.init(
+      reference: Self.reference(for: key, initialValue: { nil }, fileID: fileID, line: line)
+    )
   }
 
   /// Unavailable: a non-optional shared value needs a default.
@@ -31,7 +49,14 @@ extension Shared where Value: Sendable {
     message: "Assign a default value, or use a key with a default ('SharedKey.Default')."
   )
   public init(_ key: some SharedKey<Value>) {
-    self.init(reference: Self.reference(for: key, initialValue: { fatalError() }))
+    self.init(
+      reference: Self.reference(
+        for: key,
+        initialValue: { fatalError() },
+        fileID: #fileID,
+        line: #line
+      )
+    )
   }
 
   /// Creates a shared value persisted by a key that carries its default.
@@ -40,9 +65,23 @@ extension Shared where Value: Sendable {
   /// @Shared(.isHapticsEnabled) var isHapticsEnabled
   /// ```
   ///
-  /// - Parameter key: A key paired with its default value.
-  public init<Key: SharedKey<Value>>(_ key: _SharedKeyDefault<Key>) {
-    self.init(reference: Self.reference(for: key, initialValue: key.defaultValue))
+  /// - Parameters:
+  ///   - key: A key paired with its default value.
+  ///   - fileID: The file of the declaration, named in reports of inconsistent key use.
+  ///   - line: The line of the declaration.
+  public init<Key: SharedKey<Value>>(
+    _ key: _SharedKeyDefault<Key>,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) {
+    self.init(
+      reference: Self.reference(
+        for: key,
+        initialValue: key.defaultValue,
+        fileID: fileID,
+        line: line
+      )
+    )
   }
 
   /// Creates a shared value persisted by a key that carries a default, overriding it.
@@ -50,11 +89,17 @@ extension Shared where Value: Sendable {
   /// - Parameters:
   ///   - wrappedValue: The default value to use instead of the key's.
   ///   - key: A key paired with its default value.
+  ///   - fileID: The file of the declaration, named in reports of inconsistent key use.
+  ///   - line: The line of the declaration.
   public init<Key: SharedKey<Value>>(
     wrappedValue: @autoclosure () -> Value,
-    _ key: _SharedKeyDefault<Key>
+    _ key: _SharedKeyDefault<Key>,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
   ) {
-    self.init(reference: Self.reference(for: key, initialValue: wrappedValue))
+    self.init(
+      reference: Self.reference(for: key, initialValue: wrappedValue, fileID: fileID, line: line)
+    )
   }
 
   /// Creates a shared value from a key whose store must have a value.
@@ -69,7 +114,13 @@ extension Shared where Value: Sendable {
   public init(require key: some SharedKey<Value>) async throws {
     let value = try await requireValue(for: key)
     let references = PersistentReferences.current
-    let root = references.reference(for: key, saver: key, initialValue: { value }, loading: false)
+    let root = references.reference(
+      for: key,
+      saver: key,
+      initialValue: { value },
+      loading: false,
+      site: nil
+    )
     self.init(reference: HandleReference(base: root))
   }
 
@@ -79,17 +130,29 @@ extension Shared where Value: Sendable {
   public func load(_ key: some SharedKey<Value>) async throws {
     let references = PersistentReferences.current
     let current = wrappedValue
-    let root = references.reference(for: key, saver: key, initialValue: { current }, loading: false)
+    let root = references.reference(
+      for: key,
+      saver: key,
+      initialValue: { current },
+      loading: false,
+      site: nil
+    )
     reference.redirect(to: HandleReference(base: root))
     try await load()
   }
 
   private static func reference(
     for key: some SharedKey<Value>,
-    initialValue: () -> Value
+    initialValue: () -> Value,
+    fileID: StaticString,
+    line: UInt
   ) -> SharedReference<Value> {
-    let references = PersistentReferences.current
-    let root = references.reference(for: key, saver: key, initialValue: initialValue)
+    let root = PersistentReferences.current.reference(
+      for: key,
+      saver: key,
+      initialValue: initialValue,
+      site: CallSite(fileID: fileID, line: line)
+    )
     return HandleReference(base: root)
   }
 }

@@ -6,15 +6,33 @@ extension SharedReader where Value: Sendable {
   /// - Parameters:
   ///   - wrappedValue: The default value.
   ///   - key: The key that loads and observes the stored value.
-  public init(wrappedValue: @autoclosure () -> Value, _ key: some SharedReaderKey<Value>) {
-    self.init(reference: Self.reference(for: key, initialValue: wrappedValue))
+  ///   - fileID: The file of the declaration, named in reports of inconsistent key use.
+  ///   - line: The line of the declaration.
+  public init(
+    wrappedValue: @autoclosure () -> Value,
+    _ key: some SharedReaderKey<Value>,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) {
+    self.init(
+      reference: Self.reference(for: key, initialValue: wrappedValue, fileID: fileID, line: line)
+    )
   }
 
   /// Creates a reader of an optional value loaded by a key, `nil` by default.
   ///
-  /// - Parameter key: The key that loads and observes the stored value.
-  public init<Wrapped>(_ key: some SharedReaderKey<Value>) where Value == Wrapped? {
-    self.init(reference: Self.reference(for: key, initialValue: { nil }))
+  /// - Parameters:
+  ///   - key: The key that loads and observes the stored value.
+  ///   - fileID: The file of the declaration, named in reports of inconsistent key use.
+  ///   - line: The line of the declaration.
+  public init<Wrapped>(
+    _ key: some SharedReaderKey<Value>,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) where Value == Wrapped? {
+    self.init(
+      reference: Self.reference(for: key, initialValue: { nil }, fileID: fileID, line: line)
+    )
   }
 
   /// Unavailable: a non-optional reader needs a default.
@@ -24,14 +42,35 @@ extension SharedReader where Value: Sendable {
     message: "Assign a default value, or use a key with a default ('SharedReaderKey.Default')."
   )
   public init(_ key: some SharedReaderKey<Value>) {
-    self.init(reference: Self.reference(for: key, initialValue: { fatalError() }))
+    self.init(
+      reference: Self.reference(
+        for: key,
+        initialValue: { fatalError() },
+        fileID: #fileID,
+        line: #line
+      )
+    )
   }
 
   /// Creates a reader from a key that carries its default.
   ///
-  /// - Parameter key: A key paired with its default value.
-  public init<Key: SharedReaderKey<Value>>(_ key: _SharedKeyDefault<Key>) {
-    self.init(reference: Self.reference(for: key, initialValue: key.defaultValue))
+  /// - Parameters:
+  ///   - key: A key paired with its default value.
+  ///   - fileID: The file of the declaration, named in reports of inconsistent key use.
+  ///   - line: The line of the declaration.
+  public init<Key: SharedReaderKey<Value>>(
+    _ key: _SharedKeyDefault<Key>,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) {
+    self.init(
+      reference: Self.reference(
+        for: key,
+        initialValue: key.defaultValue,
+        fileID: fileID,
+        line: line
+      )
+    )
   }
 
   /// Creates a reader from a key that carries a default, overriding it.
@@ -39,11 +78,17 @@ extension SharedReader where Value: Sendable {
   /// - Parameters:
   ///   - wrappedValue: The default value to use instead of the key's.
   ///   - key: A key paired with its default value.
+  ///   - fileID: The file of the declaration, named in reports of inconsistent key use.
+  ///   - line: The line of the declaration.
   public init<Key: SharedReaderKey<Value>>(
     wrappedValue: @autoclosure () -> Value,
-    _ key: _SharedKeyDefault<Key>
+    _ key: _SharedKeyDefault<Key>,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
   ) {
-    self.init(reference: Self.reference(for: key, initialValue: wrappedValue))
+    self.init(
+      reference: Self.reference(for: key, initialValue: wrappedValue, fileID: fileID, line: line)
+    )
   }
 
   /// Creates a reader from a key whose store must have a value.
@@ -54,7 +99,13 @@ extension SharedReader where Value: Sendable {
   public init(require key: some SharedReaderKey<Value>) async throws {
     let value = try await requireValue(for: key)
     let references = PersistentReferences.current
-    let root = references.reference(for: key, saver: nil, initialValue: { value }, loading: false)
+    let root = references.reference(
+      for: key,
+      saver: nil,
+      initialValue: { value },
+      loading: false,
+      site: nil
+    )
     self.init(reference: HandleReference(base: root))
   }
 
@@ -64,17 +115,29 @@ extension SharedReader where Value: Sendable {
   public func load(_ key: some SharedReaderKey<Value>) async throws {
     let references = PersistentReferences.current
     let current = wrappedValue
-    let root = references.reference(for: key, saver: nil, initialValue: { current }, loading: false)
+    let root = references.reference(
+      for: key,
+      saver: nil,
+      initialValue: { current },
+      loading: false,
+      site: nil
+    )
     reference.redirect(to: HandleReference(base: root))
     try await load()
   }
 
   private static func reference(
     for key: some SharedReaderKey<Value>,
-    initialValue: () -> Value
+    initialValue: () -> Value,
+    fileID: StaticString,
+    line: UInt
   ) -> SharedReference<Value> {
-    let references = PersistentReferences.current
-    let root = references.reference(for: key, saver: nil, initialValue: initialValue)
+    let root = PersistentReferences.current.reference(
+      for: key,
+      saver: nil,
+      initialValue: initialValue,
+      site: CallSite(fileID: fileID, line: line)
+    )
     return HandleReference(base: root)
   }
 }

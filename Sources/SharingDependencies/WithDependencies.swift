@@ -58,7 +58,12 @@ public func withDependencies<R>(
 /// > Important: Preparing a dependency that was already read (or prepared) reports an issue
 /// > and leaves the existing value in place.
 ///
-/// - Parameter updateValues: A closure that assigns the values to prepare.
+/// - Parameters:
+///   - updateValues: A closure that assigns the values to prepare.
+///   - fileID: The file ID of the call site, for the issue reported if it is too late.
+///   - filePath: The file path of the call site.
+///   - line: The line of the call site.
+///   - column: The column of the call site.
 public func prepareDependencies(
   _ updateValues: (inout DependencyValues) throws -> Void,
   fileID: StaticString = #fileID,

@@ -14,7 +14,8 @@ extension SharedReaderKey {
   ///
   /// - Parameters:
   ///   - key: The name of the value in the store.
-  ///   - store: The store to use; by default ``DependencyValues/defaultAppStorage``.
+  ///   - store: The store to use; by default
+  ///     ``SharingDependencies/DependencyValues/defaultAppStorage``.
   /// - Returns: A user defaults key.
   @_disfavoredOverload
   public static func appStorage<Value: Codable>(
@@ -29,7 +30,8 @@ extension SharedReaderKey {
   ///
   /// - Parameters:
   ///   - key: The name of the value in the store.
-  ///   - store: The store to use; by default ``DependencyValues/defaultAppStorage``.
+  ///   - store: The store to use; by default
+  ///     ``SharingDependencies/DependencyValues/defaultAppStorage``.
   /// - Returns: A user defaults key.
   @_disfavoredOverload
   public static func appStorage<Value: Codable>(

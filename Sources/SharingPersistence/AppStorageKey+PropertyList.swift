@@ -12,7 +12,8 @@ extension SharedReaderKey {
   ///
   /// - Parameters:
   ///   - key: The name of the value in the store.
-  ///   - store: The store to use; by default ``DependencyValues/defaultAppStorage``.
+  ///   - store: The store to use; by default
+  ///     ``SharingDependencies/DependencyValues/defaultAppStorage``.
   /// - Returns: A user defaults key.
   public static func appStorage(
     _ key: String,
@@ -29,7 +30,8 @@ extension SharedReaderKey {
   ///
   /// - Parameters:
   ///   - key: The name of the value in the store.
-  ///   - store: The store to use; by default ``DependencyValues/defaultAppStorage``.
+  ///   - store: The store to use; by default
+  ///     ``SharingDependencies/DependencyValues/defaultAppStorage``.
   /// - Returns: A user defaults key.
   public static func appStorage(
     _ key: String,
@@ -46,7 +48,8 @@ extension SharedReaderKey {
   ///
   /// - Parameters:
   ///   - key: The name of the value in the store.
-  ///   - store: The store to use; by default ``DependencyValues/defaultAppStorage``.
+  ///   - store: The store to use; by default
+  ///     ``SharingDependencies/DependencyValues/defaultAppStorage``.
   /// - Returns: A user defaults key.
   public static func appStorage(
     _ key: String,
@@ -63,7 +66,8 @@ extension SharedReaderKey {
   ///
   /// - Parameters:
   ///   - key: The name of the value in the store.
-  ///   - store: The store to use; by default ``DependencyValues/defaultAppStorage``.
+  ///   - store: The store to use; by default
+  ///     ``SharingDependencies/DependencyValues/defaultAppStorage``.
   /// - Returns: A user defaults key.
   public static func appStorage(
     _ key: String,
@@ -80,7 +84,8 @@ extension SharedReaderKey {
   ///
   /// - Parameters:
   ///   - key: The name of the value in the store.
-  ///   - store: The store to use; by default ``DependencyValues/defaultAppStorage``.
+  ///   - store: The store to use; by default
+  ///     ``SharingDependencies/DependencyValues/defaultAppStorage``.
   /// - Returns: A user defaults key.
   public static func appStorage(
     _ key: String,
@@ -97,7 +102,8 @@ extension SharedReaderKey {
   ///
   /// - Parameters:
   ///   - key: The name of the value in the store.
-  ///   - store: The store to use; by default ``DependencyValues/defaultAppStorage``.
+  ///   - store: The store to use; by default
+  ///     ``SharingDependencies/DependencyValues/defaultAppStorage``.
   /// - Returns: A user defaults key.
   public static func appStorage(
     _ key: String,
@@ -114,7 +120,8 @@ extension SharedReaderKey {
   ///
   /// - Parameters:
   ///   - key: The name of the value in the store.
-  ///   - store: The store to use; by default ``DependencyValues/defaultAppStorage``.
+  ///   - store: The store to use; by default
+  ///     ``SharingDependencies/DependencyValues/defaultAppStorage``.
   /// - Returns: A user defaults key.
   public static func appStorage(
     _ key: String,
@@ -131,7 +138,8 @@ extension SharedReaderKey {
   ///
   /// - Parameters:
   ///   - key: The name of the value in the store.
-  ///   - store: The store to use; by default ``DependencyValues/defaultAppStorage``.
+  ///   - store: The store to use; by default
+  ///     ``SharingDependencies/DependencyValues/defaultAppStorage``.
   /// - Returns: A user defaults key.
   public static func appStorage(
     _ key: String,
@@ -148,7 +156,8 @@ extension SharedReaderKey {
   ///
   /// - Parameters:
   ///   - key: The name of the value in the store.
-  ///   - store: The store to use; by default ``DependencyValues/defaultAppStorage``.
+  ///   - store: The store to use; by default
+  ///     ``SharingDependencies/DependencyValues/defaultAppStorage``.
   /// - Returns: A user defaults key.
   public static func appStorage(
     _ key: String,
@@ -165,7 +174,8 @@ extension SharedReaderKey {
   ///
   /// - Parameters:
   ///   - key: The name of the value in the store.
-  ///   - store: The store to use; by default ``DependencyValues/defaultAppStorage``.
+  ///   - store: The store to use; by default
+  ///     ``SharingDependencies/DependencyValues/defaultAppStorage``.
   /// - Returns: A user defaults key.
   public static func appStorage(
     _ key: String,
@@ -182,7 +192,8 @@ extension SharedReaderKey {
   ///
   /// - Parameters:
   ///   - key: The name of the value in the store.
-  ///   - store: The store to use; by default ``DependencyValues/defaultAppStorage``.
+  ///   - store: The store to use; by default
+  ///     ``SharingDependencies/DependencyValues/defaultAppStorage``.
   /// - Returns: A user defaults key.
   public static func appStorage(
     _ key: String,
@@ -199,7 +210,8 @@ extension SharedReaderKey {
   ///
   /// - Parameters:
   ///   - key: The name of the value in the store.
-  ///   - store: The store to use; by default ``DependencyValues/defaultAppStorage``.
+  ///   - store: The store to use; by default
+  ///     ``SharingDependencies/DependencyValues/defaultAppStorage``.
   /// - Returns: A user defaults key.
   public static func appStorage(
     _ key: String,

@@ -13,7 +13,8 @@ extension SharedReaderKey {
   ///
   /// - Parameters:
   ///   - key: The name of the value in the store.
-  ///   - store: The store to use; by default ``DependencyValues/defaultAppStorage``.
+  ///   - store: The store to use; by default
+  ///     ``SharingDependencies/DependencyValues/defaultAppStorage``.
   /// - Returns: A user defaults key.
   public static func appStorage<Value: RawRepresentable<Int>>(
     _ key: String,
@@ -31,7 +32,8 @@ extension SharedReaderKey {
   ///
   /// - Parameters:
   ///   - key: The name of the value in the store.
-  ///   - store: The store to use; by default ``DependencyValues/defaultAppStorage``.
+  ///   - store: The store to use; by default
+  ///     ``SharingDependencies/DependencyValues/defaultAppStorage``.
   /// - Returns: A user defaults key.
   public static func appStorage<Value: RawRepresentable<String>>(
     _ key: String,
@@ -45,7 +47,8 @@ extension SharedReaderKey {
   ///
   /// - Parameters:
   ///   - key: The name of the value in the store.
-  ///   - store: The store to use; by default ``DependencyValues/defaultAppStorage``.
+  ///   - store: The store to use; by default
+  ///     ``SharingDependencies/DependencyValues/defaultAppStorage``.
   /// - Returns: A user defaults key.
   public static func appStorage<Value: RawRepresentable<Int>>(
     _ key: String,
@@ -63,7 +66,8 @@ extension SharedReaderKey {
   ///
   /// - Parameters:
   ///   - key: The name of the value in the store.
-  ///   - store: The store to use; by default ``DependencyValues/defaultAppStorage``.
+  ///   - store: The store to use; by default
+  ///     ``SharingDependencies/DependencyValues/defaultAppStorage``.
   /// - Returns: A user defaults key.
   public static func appStorage<Value: RawRepresentable<String>>(
     _ key: String,

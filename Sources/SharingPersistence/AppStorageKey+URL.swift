@@ -13,7 +13,8 @@ extension SharedReaderKey {
   ///
   /// - Parameters:
   ///   - key: The name of the value in the store.
-  ///   - store: The store to use; by default ``DependencyValues/defaultAppStorage``.
+  ///   - store: The store to use; by default
+  ///     ``SharingDependencies/DependencyValues/defaultAppStorage``.
   /// - Returns: A user defaults key.
   public static func appStorage(
     _ key: String,
@@ -30,7 +31,8 @@ extension SharedReaderKey {
   ///
   /// - Parameters:
   ///   - key: The name of the value in the store.
-  ///   - store: The store to use; by default ``DependencyValues/defaultAppStorage``.
+  ///   - store: The store to use; by default
+  ///     ``SharingDependencies/DependencyValues/defaultAppStorage``.
   /// - Returns: A user defaults key.
   public static func appStorage(
     _ key: String,

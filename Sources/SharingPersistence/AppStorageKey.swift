@@ -2,7 +2,7 @@ import Foundation
 public import SharingCore
 import SharingDependencies
 
-/// A ``SharedKey`` that persists a value in user defaults.
+/// A ``/SharingCore/SharedKey`` that persists a value in user defaults.
 ///
 /// Create one with `appStorage(_:store:)`:
 ///
@@ -44,7 +44,7 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
 
   /// Reads the value from the store.
   public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
-    continuation.resume(with: .success(read()))
+    continuation.resume(with: read())
   }
 
   /// Plays back changes made to the key by anything else.
@@ -57,12 +57,13 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
       in: store,
       writer: ObjectIdentifier(writer)
     ) { [self] in
-      subscriber.yield(with: .success(read()))
+      subscriber.yield(with: read())
     }
     return SharedSubscription(cancel)
   }
 
-  /// Writes the value to the store; ``Shared/save()`` also writes the store to disk at once.
+  /// Writes the value to the store; ``/SharingCore/Shared/save()`` also writes the store to disk at
+  /// once.
   public func save(_ value: Value, context: SaveContext, continuation: SaveContinuation) {
     do {
       let object = try lookup.encode(value)
@@ -74,17 +75,44 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
     }
   }
 
-  /// The stored value, or `nil` for the default value.
-  private func read() -> Value? {
-    guard let object = AppStorageCenter.shared.object(forKey: key, in: store) else { return nil }
-    if let value = lookup.decode(object) { return value }
-    reportIssue(
-      """
-      The value stored for \(self) has type '\(type(of: object))', which cannot be read as \
-      '\(Value.self)'. The default value is used; the stored value is left as it is.
-      """
-    )
-    return nil
+  /// The stored value, or `nil` for the default value; a failure for a value that cannot be
+  /// migrated, which is kept aside before the key is next written.
+  private func read() -> Result<Value?, any Error> {
+    guard let object = AppStorageCenter.shared.object(forKey: key, in: store) else {
+      return .success(nil)
+    }
+    do {
+      guard let (value, isMigrated) = try lookup.read(object) else {
+        reportIssue(
+          """
+          The value stored for \(self) has type '\(type(of: object))', which cannot be read as \
+          '\(Value.self)'. The default value is used; the stored value is left as it is.
+          """
+        )
+        return .success(nil)
+      }
+      if isMigrated {
+        // NB: Written back at once, so that the value is migrated once, not at every load.
+        let migrated = try? lookup.encode(value)
+        AppStorageCenter.shared.write(
+          migrated,
+          forKey: key,
+          in: store,
+          by: ObjectIdentifier(writer)
+        )
+      }
+      return .success(value)
+    } catch {
+      AppStorageCenter.shared.keepBeforeNextWrite(object, forKey: key, in: store)
+      reportIssue(
+        error,
+        """
+        The value stored for \(self) could not be read as '\(Value.self)'; the default value is \
+        used. It is kept under '\(key).corrupt-<timestamp>' before the key is next written.
+        """
+      )
+      return .failure(error)
+    }
   }
 
   private final class Writer: Sendable {}

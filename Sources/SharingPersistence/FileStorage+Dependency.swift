@@ -1,8 +1,8 @@
 public import SharingDependencies
 
 extension DependencyValues {
-  /// The file storage that ``SharedReaderKey/fileStorage(_:decoder:encoder:)`` uses when a
-  /// key is created.
+  /// The file storage that ``SharingCore/SharedReaderKey/fileStorage(_:decoder:encoder:)`` uses
+  /// when a key is created.
   ///
   /// ``FileStorage/fileSystem`` when the program runs; a fresh ``FileStorage/inMemory``
   /// file system for each test and preview.

@@ -4,9 +4,9 @@ import SharingDependencies
 /// Where ``FileStorageKey`` reads and writes files: the real file system, or a virtual one
 /// held in memory.
 ///
-/// The default storage is ``DependencyValues/defaultFileStorage``: ``fileSystem`` when the
-/// program runs, and a fresh ``inMemory`` file system for each test and preview, so tests
-/// run in parallel without touching the disk. Opt a test into the real disk with
+/// The default storage is ``SharingDependencies/DependencyValues/defaultFileStorage``:
+/// ``fileSystem`` when the program runs, and a fresh ``inMemory`` file system for each test and
+/// preview, so tests run in parallel without touching the disk. Opt a test into the real disk with
 /// `withDependencies`:
 ///
 /// ```swift
@@ -25,8 +25,18 @@ import SharingDependencies
 public struct FileStorage: Hashable, Sendable {
   private let box: Box
 
-  init(backend: any FileSystemBackend, scheduler: any WriteScheduler, throttle: Duration) {
-    self.box = Box(backend: backend, scheduler: scheduler, throttle: throttle)
+  init(
+    backend: any FileSystemBackend,
+    scheduler: any WriteScheduler,
+    throttle: Duration,
+    pendingFiles: PendingFiles = .shared
+  ) {
+    self.box = Box(
+      backend: backend,
+      scheduler: scheduler,
+      throttle: throttle,
+      pendingFiles: pendingFiles
+    )
   }
 
   /// The real file system.
@@ -54,20 +64,110 @@ public struct FileStorage: Hashable, Sendable {
     )
   }
 
-  /// The real file system with a custom scheduler and throttle interval.
-  package static func fileSystem(
+  /// The real file system, with another interval between throttled writes.
+  ///
+  /// ```swift
+  /// prepareDependencies {
+  ///   $0.defaultFileStorage = .fileSystem(throttle: .milliseconds(250))
+  /// }
+  /// ```
+  ///
+  /// Each call makes a new storage: create one and keep it. A key can still ask for its own
+  /// interval, with ``SharedReaderKey/fileStorage(_:throttle:decoder:encoder:)``.
+  ///
+  /// - Parameter throttle: The least time between two throttled writes of a file; zero
+  ///   writes every change through, before the change returns.
+  /// - Returns: A file storage on the real file system.
+  public static func fileSystem(throttle: Duration) -> FileStorage {
+    FileStorage(
+      backend: DiskFileSystem(),
+      scheduler: DispatchWriteScheduler.shared,
+      throttle: throttle
+    )
+  }
+
+  /// The real file system, with deferred work run by `scheduler`.
+  ///
+  /// ```swift
+  /// let scheduler = ManualWriteScheduler()
+  /// try await withDependencies {
+  ///   $0.defaultFileStorage = .fileSystem(scheduler: scheduler)
+  /// } operation: {
+  ///   // …
+  ///   scheduler.advance(by: .seconds(1))
+  /// }
+  /// ```
+  ///
+  /// Throttled writes wait for the scheduler's time. Changes made to a file by anything
+  /// else are played back as soon as they are noticed.
+  ///
+  /// - Parameters:
+  ///   - scheduler: The clock and timer of throttled writes.
+  ///   - throttle: The least time between two throttled writes of a file.
+  /// - Returns: A file storage on the real file system.
+  public static func fileSystem(
     scheduler: some WriteScheduler,
     throttle: Duration = .seconds(1)
   ) -> FileStorage {
     FileStorage(backend: DiskFileSystem(), scheduler: scheduler, throttle: throttle)
   }
 
-  /// A new virtual file system with a custom scheduler and throttle interval.
-  package static func inMemory(
+  /// A new virtual file system held in memory, with deferred work run by `scheduler`.
+  ///
+  /// Unlike ``inMemory``, changes are throttled as on the real file system, and the
+  /// playback of ``simulateExternalWrite(_:to:)`` waits for the scheduler too, so a test
+  /// decides when each happens:
+  ///
+  /// ```swift
+  /// let scheduler = ManualWriteScheduler()
+  /// let storage = FileStorage.inMemory(scheduler: scheduler)
+  /// // …
+  /// storage.simulateExternalWrite(Data("7".utf8), to: url)
+  /// #expect(count == 0)
+  /// scheduler.advance()
+  /// #expect(count == 7)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - scheduler: The clock and timer of throttled writes and of playback.
+  ///   - throttle: The least time between two throttled writes of a file.
+  /// - Returns: A new, empty virtual file system.
+  public static func inMemory(
     scheduler: some WriteScheduler,
     throttle: Duration = .seconds(1)
   ) -> FileStorage {
     FileStorage(backend: InMemoryFileSystem(), scheduler: scheduler, throttle: throttle)
+  }
+
+  /// A virtual file system whose pending writes are flushed by `pendingFiles` alone, not
+  /// by ``flushPendingWrites()`` nor at exit.
+  package static func inMemory(
+    scheduler: some WriteScheduler,
+    throttle: Duration = .seconds(1),
+    pendingFiles: PendingFiles
+  ) -> FileStorage {
+    FileStorage(
+      backend: InMemoryFileSystem(),
+      scheduler: scheduler,
+      throttle: throttle,
+      pendingFiles: pendingFiles
+    )
+  }
+
+  /// A storage whose pending writes are flushed by `pendingFiles` alone, not by
+  /// ``flushPendingWrites()`` nor at exit: for tests that flush without touching other
+  /// tests' storages.
+  package static func fileSystem(
+    scheduler: some WriteScheduler,
+    throttle: Duration = .seconds(1),
+    pendingFiles: PendingFiles
+  ) -> FileStorage {
+    FileStorage(
+      backend: DiskFileSystem(),
+      scheduler: scheduler,
+      throttle: throttle,
+      pendingFiles: pendingFiles
+    )
   }
 
   /// Writes or deletes a file as another program would, so that every shared value using it
@@ -79,8 +179,10 @@ public struct FileStorage: Hashable, Sendable {
   /// #expect(isOn)
   /// ```
   ///
-  /// On the virtual file system the change is played back before this method returns; on the
-  /// real file system it is played back when the change is noticed, shortly after.
+  /// On the virtual file system the change is played back through the storage's scheduler:
+  /// before this method returns for ``inMemory``, when a test advances time for
+  /// ``inMemory(scheduler:throttle:)``. On the real file system it is played back when the
+  /// change is noticed, shortly after.
   ///
   /// - Parameters:
   ///   - data: The new contents of the file, or `nil` to delete it.
@@ -101,14 +203,28 @@ public struct FileStorage: Hashable, Sendable {
     try? box.backend.contents(of: url.standardizedFileURL)
   }
 
+  /// Writes every pending value of this storage now, and waits for the writes in progress.
+  ///
+  /// Values waiting for their throttle interval are written on the calling thread, which
+  /// then waits for writes another thread has started. To write every storage's pending
+  /// values, and user defaults too, use ``flushPendingWrites()``.
+  public func flushPendingWritesAndWait() {
+    PendingFiles.flushAndWait(box.files.withLock { Array($0.values) })
+  }
+
+  /// Writes every pending value of this storage now, and waits for the writes in progress.
+  package func flushPendingWrites() {
+    flushPendingWritesAndWait()
+  }
+
   /// The number of times this storage wrote the file at `url`.
   package func writeCount(to url: URL) -> Int {
     box.file(at: url.standardizedFileURL).writeCount
   }
 
-  /// Writes every pending value of this storage now, on the calling thread.
-  package func flushPendingWrites() {
-    for file in box.files.withLock({ Array($0.values) }) { file.flush() }
+  /// The number of values this storage encoded to write the file at `url`.
+  package func encodeCount(to url: URL) -> Int {
+    box.file(at: url.standardizedFileURL).encodeCount
   }
 
   /// The state of the file at `url`, shared by every key using this storage.
@@ -130,18 +246,35 @@ public struct FileStorage: Hashable, Sendable {
     let backend: any FileSystemBackend
     let scheduler: any WriteScheduler
     let throttle: Duration
+    let pendingFiles: PendingFiles
     let files = Locked<[URL: StoredFile]>([:])
 
-    init(backend: any FileSystemBackend, scheduler: any WriteScheduler, throttle: Duration) {
+    init(
+      backend: any FileSystemBackend,
+      scheduler: any WriteScheduler,
+      throttle: Duration,
+      pendingFiles: PendingFiles
+    ) {
       self.backend = backend
       self.scheduler = scheduler
       self.throttle = throttle
+      self.pendingFiles = pendingFiles
     }
 
     func file(at url: URL) -> StoredFile {
       files.withLock { files in
         if let file = files[url] { return file }
-        let file = StoredFile(url: url, backend: backend, scheduler: scheduler, throttle: throttle)
+        // NB: The disk's changes are played back as soon as they are noticed: only the
+        //     virtual file system's simulated ones wait for the scheduler, which a test
+        //     controls.
+        let file = StoredFile(
+          url: url,
+          backend: backend,
+          scheduler: scheduler,
+          throttle: throttle,
+          schedulesPlayback: backend is InMemoryFileSystem,
+          pendingFiles: pendingFiles
+        )
         files[url] = file
         return file
       }

@@ -2,44 +2,53 @@ public import Foundation
 public import SharingCore
 import SharingDependencies
 
-/// A ``SharedKey`` that persists a value to a file.
+/// A ``/SharingCore/SharedKey`` that persists a value to a file.
 ///
-/// Create one with ``SharedReaderKey/fileStorage(_:decoder:encoder:)`` for `Codable` values,
-/// or ``SharedReaderKey/fileStorage(_:decode:encode:)`` for any value:
+/// Create one with ``SharingCore/SharedReaderKey/fileStorage(_:decoder:encoder:)`` for `Codable`
+/// values, or ``SharingCore/SharedReaderKey/fileStorage(_:decode:encode:)`` for any value:
 ///
 /// ```swift
 /// extension URL {
-///   static let todos = URL.documentsDirectory.appending(component: "todos.json")
+///   static let todos = FileManager.default
+///     .urls(for: .applicationSupportDirectory, in: .userDomainMask)[0]
+///     .appending(components: "Todos", "todos.json")
 /// }
 /// @Shared(.fileStorage(.todos)) var todos: [Todo] = []
 /// ```
 ///
 /// - A missing or empty file gives the default value.
-/// - Changes are written after a short delay, at most once per second, the latest value
-///   always written; ``Shared/save()`` writes at once; pending writes are flushed when the
-///   program exits normally. Each write replaces the file atomically.
+/// - Changes are written in the background: the first change after a quiet second at once,
+///   later ones at most once per second (or per the key's own interval, given by
+///   `throttle:`), the latest value always written. ``/SharingCore/Shared/save()`` writes at
+///   once; ``flushPendingWrites()`` writes every pending value; pending writes are flushed when
+///   the program exits normally. Each write replaces the file atomically, and is skipped when
+///   the file already holds the same bytes. See <doc:Durability>.
 /// - Changes made to the file by another program (written, deleted, renamed over,
 ///   re-created) are played back; a deleted file gives the default value again.
-/// - A file that cannot be decoded sets ``Shared/loadError`` and leaves the default value in
-///   memory. Its bytes are kept in a sibling file, `<name>.corrupt-<UTC timestamp>`, before
-///   the file is next written.
-/// - A failed write sets ``Shared/saveError``; the value in memory is kept.
+/// - A file that cannot be decoded sets ``/SharingCore/Shared/loadError`` and leaves the default
+///   value in memory. Its bytes are kept in a sibling file, `<name>.corrupt-<UTC timestamp>`,
+///   before the file is next written.
+/// - A failed write sets ``/SharingCore/Shared/saveError``; the value in memory is kept.
 public struct FileStorageKey<Value: Sendable>: SharedKey {
   let storage: FileStorage
   let url: URL
-  let decode: @Sendable (Data) throws -> Value
-  let encode: @Sendable (Value) throws -> Data
+  let format: StoredFormat<Value>
+  /// The least time between two throttled writes, if not the storage's.
+  let throttle: Duration?
+  /// The file in its storage, found once rather than at every save.
+  private let file: StoredFile
+  /// Encodes in the key's format. A closure, so that a save captures no generic struct,
+  /// whose type metadata it would look up.
+  private let encode: @Sendable (Value) throws -> Data
 
-  init(
-    url: URL,
-    decode: @escaping @Sendable (Data) throws -> Value,
-    encode: @escaping @Sendable (Value) throws -> Data
-  ) {
+  init(url: URL, format: StoredFormat<Value>, throttle: Duration? = nil) {
     @Dependency(\.defaultFileStorage) var storage
     self.storage = storage
     self.url = url.standardizedFileURL
-    self.decode = decode
-    self.encode = encode
+    self.format = format
+    self.throttle = throttle
+    self.file = storage.file(at: self.url)
+    self.encode = { [format] in try format.encode($0) }
   }
 
   /// The file and the storage it lives in.
@@ -49,8 +58,7 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
 
   /// Reads and decodes the file.
   public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
-    let file = storage.file(at: url)
-    continuation.resume(with: Result { try file.load() }.flatMap { decoded($0, in: file) })
+    continuation.resume(with: Result { try file.load() }.flatMap { decoded($0) })
   }
 
   /// Plays back changes made to the file by anything else.
@@ -58,39 +66,51 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
     context: LoadContext<Value>,
     subscriber: SharedSubscriber<Value>
   ) -> SharedSubscription {
-    let file = storage.file(at: url)
     let cancel = file.subscribe { result in
-      subscriber.yield(with: result.flatMap { decoded($0, in: file) })
+      subscriber.yield(with: result.flatMap { decoded($0) })
     }
     return SharedSubscription(cancel)
   }
 
-  /// Writes the value: throttled after a change, at once when ``Shared/save()`` is called.
+  /// Writes the value: throttled after a change, at once when ``/SharingCore/Shared/save()`` is
+  /// called.
   public func save(_ value: Value, context: SaveContext, continuation: SaveContinuation) {
-    storage.file(at: url).save(
+    file.save(
       { [encode] in try encode(value) },
       context: context,
+      interval: throttle,
       continuation: continuation
     )
   }
 
-  private func decoded(_ data: Data?, in file: StoredFile) -> Result<Value?, any Error> {
+  private func decoded(_ data: Data?) -> Result<Value?, any Error> {
     guard let data, !data.isEmpty else {
       file.markDecodable()
       return .success(nil)
     }
     do {
-      let value = try decode(data)
-      file.markDecodable()
-      return .success(value)
+      switch try format.decode(data, location: url.lastPathComponent) {
+      case .current(let value):
+        file.markDecodable()
+        return .success(value)
+      case .migrated(let value):
+        file.markDecodable()
+        // NB: Written back at once, so that the value is migrated once, not at every load.
+        file.save(
+          { [encode] in try encode(value) },
+          context: .userInitiated,
+          continuation: SaveContinuation(self.description) { _ in }
+        )
+        return .success(value)
+      }
     } catch {
       file.markUndecodable(data)
       reportIssue(
         error,
         """
-        The file at \(url.path) could not be decoded as '\(Value.self)'; the default value is \
-        used. Its bytes are kept in '\(url.lastPathComponent).corrupt-<timestamp>' before the \
-        file is next written.
+        The file at \(url.path) could not be \(error is MigrationError ? "read" : "decoded") as \
+        '\(Value.self)'; the default value is used. Its bytes are kept in \
+        '\(url.lastPathComponent).corrupt-<timestamp>' before the file is next written.
         """
       )
       return .failure(error)
@@ -109,12 +129,12 @@ extension SharedReaderKey {
   /// A key that persists a `Codable` value to a file as JSON.
   ///
   /// ```swift
-  /// @Shared(.fileStorage(.documentsDirectory.appending(component: "todos.json")))
+  /// @Shared(.fileStorage(URL(filePath: "/var/lib/todos/todos.json")))
   /// var todos: [Todo] = []
   /// ```
   ///
-  /// The file storage is ``DependencyValues/defaultFileStorage`` at the time the key is
-  /// created: the real file system in a program, a virtual one in tests and previews.
+  /// The file storage is ``SharingDependencies/DependencyValues/defaultFileStorage`` at the time
+  /// the key is created: the real file system in a program, a virtual one in tests and previews.
   ///
   /// - Parameters:
   ///   - url: The file to persist the value to.
@@ -133,23 +153,32 @@ extension SharedReaderKey {
   ) -> Self where Self == FileStorageKey<Value> {
     FileStorageKey(
       url: url,
-      decode: { try decoder.decode(Value.self, from: $0) },
-      encode: { try encoder.encode($0) }
+      format: StoredFormat(
+        isJSON: true,
+        decode: { try decoder.decode(Value.self, from: $0) },
+        encode: { try encoder.encode($0) }
+      )
     )
   }
 
   /// A key that persists any value to a file, with custom coding.
   ///
   /// ```swift
-  /// @Shared(
-  ///   .fileStorage(
-  ///     .documentsDirectory.appending(component: "notes.txt"),
-  ///     decode: { String(decoding: $0, as: UTF8.self) },
-  ///     encode: { Data($0.utf8) }
-  ///   )
-  /// )
-  /// var notes = ""
+  /// extension SharedReaderKey where Self == FileStorageKey<String> {
+  ///   static var notes: Self {
+  ///     .fileStorage(
+  ///       URL(filePath: "/var/lib/notes/notes.txt"),
+  ///       decode: { String(decoding: $0, as: UTF8.self) },
+  ///       encode: { Data($0.utf8) }
+  ///     )
+  ///   }
+  /// }
+  ///
+  /// @Shared(.notes) var notes = ""
   /// ```
+  ///
+  /// > Note: Written inline in a `@Shared(…)` attribute, the closures need an explicit
+  /// > `{ @Sendable in … }`: Swift 6.3 does not infer that they are `Sendable` there.
   ///
   /// - Parameters:
   ///   - url: The file to persist the value to.
@@ -161,6 +190,6 @@ extension SharedReaderKey {
     decode: @escaping @Sendable (Data) throws -> Value,
     encode: @escaping @Sendable (Value) throws -> Data
   ) -> Self where Self == FileStorageKey<Value> {
-    FileStorageKey(url: url, decode: decode, encode: encode)
+    FileStorageKey(url: url, format: StoredFormat(isJSON: false, decode: decode, encode: encode))
   }
 }

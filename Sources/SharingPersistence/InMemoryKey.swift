@@ -1,11 +1,11 @@
 public import SharingCore
 import SharingDependencies
 
-/// A ``SharedKey`` that keeps a value in memory for as long as the process runs.
+/// A ``/SharingCore/SharedKey`` that keeps a value in memory for as long as the process runs.
 ///
-/// Create one with ``SharedReaderKey/inMemory(_:)``. Every shared value created with the
-/// same name shares the value, even one created after all others went away; nothing is
-/// written anywhere, so the value starts over at the next launch, and in each test.
+/// Create one with ``SharingCore/SharedReaderKey/inMemory(_:)``. Every shared value created with
+/// the same name shares the value, even one created after all others went away; nothing is written
+/// anywhere, so the value starts over at the next launch, and in each test.
 public struct InMemoryKey<Value: Sendable>: SharedKey {
   let key: String
   let store: InMemoryStorage
@@ -60,8 +60,8 @@ extension SharedReaderKey {
   /// @Shared(.inMemory("isOnboarded")) var isOnboarded = false
   /// ```
   ///
-  /// The store is ``DependencyValues/defaultInMemoryStorage`` at the time the key is
-  /// created, so each test starts with an empty one.
+  /// The store is ``SharingDependencies/DependencyValues/defaultInMemoryStorage`` at the time the
+  /// key is created, so each test starts with an empty one.
   ///
   /// - Parameter key: The name of the value.
   /// - Returns: An in-memory key.

@@ -2,8 +2,8 @@ public import SharingDependencies
 
 /// The store behind ``InMemoryKey``: values that live as long as the process.
 ///
-/// The default store is ``DependencyValues/defaultInMemoryStorage``: one store for the whole
-/// program, and a fresh one for each test and preview.
+/// The default store is ``SharingDependencies/DependencyValues/defaultInMemoryStorage``: one store
+/// for the whole program, and a fresh one for each test and preview.
 public final class InMemoryStorage: Hashable, Sendable {
   private let values = Locked<[String: any Sendable]>([:])
 
@@ -30,8 +30,8 @@ public final class InMemoryStorage: Hashable, Sendable {
 }
 
 extension DependencyValues {
-  /// The store that ``SharedReaderKey/inMemory(_:)`` uses when a key is created: one for the
-  /// whole program, and a fresh one for each test and preview.
+  /// The store that ``SharingCore/SharedReaderKey/inMemory(_:)`` uses when a key is created: one
+  /// for the whole program, and a fresh one for each test and preview.
   public var defaultInMemoryStorage: InMemoryStorage {
     get { self[DefaultInMemoryStorageKey.self] }
     set { self[DefaultInMemoryStorageKey.self] = newValue }

@@ -74,34 +74,6 @@ import Testing
     #expect(outer == 1)
   }
 
-  @Test func sameKeyWithAnotherValueTypeIsReported() {
-    let ints = TestStore<Int>()
-    @Shared(.test("mixed", store: ints)) var number = 1
-    withKnownIssue {
-      let strings = TestStore<String>()
-      let mixed = TestKey<String>("mixed", store: strings)
-      struct SameID: SharedKey {
-        let base: TestKey<String>
-        let id: TestKey<Int>.ID
-        func load(context: LoadContext<String>, continuation: LoadContinuation<String>) {
-          base.load(context: context, continuation: continuation)
-        }
-        func subscribe(
-          context: LoadContext<String>,
-          subscriber: SharedSubscriber<String>
-        ) -> SharedSubscription {
-          base.subscribe(context: context, subscriber: subscriber)
-        }
-        func save(_ value: String, context: SaveContext, continuation: SaveContinuation) {
-          base.save(value, context: context, continuation: continuation)
-        }
-      }
-      @Shared(SameID(base: mixed, id: TestKey<Int>("mixed", store: ints).id)) var text = ""
-      #expect(text == "")
-    } matching: { issue in
-      issue.description.contains("two different value types")
-    }
-  }
 }
 
 /// A key whose identities all have the same hash.

@@ -15,17 +15,12 @@ import Testing
     #expect(count == 5)
   }
 
-  @Test func defaultIsNotEvaluatedWhenAReferenceExists() {
+  @Test func aLaterUseKeepsTheFirstUsesValue() {
     let store = TestStore<Int>()
     @Shared(.test("count", store: store)) var first = 1
-    var evaluated = false
-    func makeDefault() -> Int {
-      evaluated = true
-      return 2
-    }
-    @Shared(.test("count", store: store)) var second = makeDefault()
-    #expect(!evaluated)
-    #expect(second == 1)
+    $first.withLock { $0 = 5 }
+    @Shared(.test("count", store: store)) var second = 1
+    #expect(second == 5)
   }
 
   @Test func everyWriteIsSavedInOrderWithTheLatestLast() {
@@ -191,8 +186,12 @@ import Testing
     let key = TestKey<Bool>.Default[.test("isOn", store: store), default: true]
     @Shared(key) var isOn
     #expect(isOn)
-    @Shared(key) var sameKey = false
-    #expect(sameKey)
+    withKnownIssue {
+      @Shared(key) var sameKey = false
+      #expect(sameKey)
+    } matching: { issue in
+      issue.description.contains("is used with two defaults")
+    }
   }
 
   @Test func explicitDefaultOverridesTheKeysDefault() {

@@ -162,11 +162,14 @@ import Testing
 
 /// Runs `body` with real-disk file storage driven by a manual scheduler, in a fresh
 /// temporary directory; pending writes are flushed before the directory is removed.
+///
+/// The storage's pending writes are its own: a program-wide flush made by another test
+/// running in parallel does not write them.
 func withDiskStorage(
   _ body: (FileStorage, ManualWriteScheduler, TemporaryDirectory) async throws -> Void
 ) async throws {
   let scheduler = ManualWriteScheduler()
-  let storage = FileStorage.fileSystem(scheduler: scheduler)
+  let storage = FileStorage.fileSystem(scheduler: scheduler, pendingFiles: PendingFiles())
   try await withTemporaryDirectory { directory in
     defer { storage.flushPendingWrites() }
     try await withDependencies {

@@ -80,8 +80,11 @@ import Testing
           )
         }
       }
-      // NB: Atomic, so the watcher never reads the file half written.
-      try bytes("42").write(to: url, options: .atomic)
+      // NB: Written beside the file and renamed over it, so the watcher never reads it half
+      //     written (Foundation's '.atomic' option on Linux goes through a folder in /tmp).
+      let staged = directory.file("count.json.staged")
+      try bytes("42").write(to: staged)
+      #expect(rename(staged.path, url.path) == 0)
       await expectEventually("the external write") { received.withLock { $0.contains(42) } }
       #expect(received.withLock { $0 } == [42])
     }

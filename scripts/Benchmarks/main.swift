@@ -43,9 +43,12 @@ struct Options {
 let options = Options(Array(CommandLine.arguments.dropFirst()))
 
 // NB: Suites are built lazily, one at a time, so that a filtered run creates no state for
-//     the others. Persistence suites (fileStorage write bursts, external-change latency,
-//     a 10 MB load against a bare JSONDecoder) join this list with SharingPersistence.
-let suites: [() -> Suite] = [coreSuite, observationSuite, keyedSuite, memorySuite]
+//     the others; the persistence suites run their experiments only when measured.
+let suites: [() -> Suite] = [
+  coreSuite, observationSuite, keyedSuite, memorySuite,
+  persistenceOperationSuite, fileStorageBurstSuite, fileStorageLatencySuite,
+  fileStorageLoadSuite,
+]
 
 let measurement = Measurement(runs: options.runs)
 var missed: [String] = []
@@ -72,13 +75,15 @@ for makeSuite in suites {
   }
   var results: [Measurement.Result] = []
   for benchmark in suite.benchmarks {
-    let result = measurement.measure(benchmark)
+    let result = measurement.measure(benchmark, in: suite.unit)
     results.append(result)
     if result.meetsTarget == false { missed.append("\(suite.name) / \(benchmark.name)") }
   }
   print(Table(suite: suite, results: results).render())
   print()
 }
+
+removeBenchmarkDirectory()
 
 if !options.list && options.profile == nil {
   print(missed.isEmpty ? "All targets met." : "Missed targets:")

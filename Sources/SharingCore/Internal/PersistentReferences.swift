@@ -5,50 +5,64 @@ import SharingDependencies
 /// Live code shares one registry; each test gets its own through the dependency system,
 /// so tests never see each other's shared values.
 package final class PersistentReferences: Sendable {
-  private struct Entry {
-    weak var reference: AnyObject?
-    var identity: ObjectIdentifier?
-    /// The number of references published for the key: a reference created while another
-    /// was published (and perhaps released again) may have loaded a value older than that
-    /// one's last save, and must not be published.
-    var generation = 0
-    /// Creations in progress, which keep the entry, and so the generation, alive.
+  private struct State {
+    var entries: [KeyID: Entry] = [:]
+    /// Publications counted for keys with a reference or a creation in progress.
+    var generations: [KeyID: Generation] = [:]
+    /// Keys already reported as misused, so that each is reported once.
+    var reported: Set<KeyID> = []
+  }
+
+  /// The number of references published for a key: a reference created while another was
+  /// published (and perhaps released again) may have loaded a value older than that one's
+  /// last save, and must not be published. Kept while creations are in progress.
+  private struct Generation {
+    var published = 0
     var creations = 0
   }
 
-  // NB: Entries are always bound before their weak reference is read: Swift 6.3 miscompiles
-  //     'entries.withLock { $0[id]?.reference }' (optional chaining into a weak property of a
-  //     dictionary element inside 'withLock') into a read of the wrong memory.
-  private static func reference(at id: KeyID, in entries: [KeyID: Entry]) -> AnyObject? {
-    guard let entry = entries[id] else { return nil }
-    return entry.reference
+  /// A live entry, its reference held strongly.
+  private struct LiveEntry {
+    let reference: AnyObject
+    let valueType: Any.Type
+    let site: CallSite?
   }
 
-  private let entries = Locked<[KeyID: Entry]>([:])
+  private struct Entry {
+    weak var reference: AnyObject?
+    let identity: ObjectIdentifier
+    let valueType: Any.Type
+    /// Where the reference was first created with a default, if it was.
+    let site: CallSite?
+  }
+
+  private let state = Locked(State())
 
   package init() {}
 
   /// Returns the reference for a key, creating, loading and subscribing it if needed.
+  ///
+  /// - Parameters:
+  ///   - site: Where the shared value is declared with `initialValue` as its default, to
+  ///     report a key used with different value types or defaults; `nil` when the initial
+  ///     value is not a default (`require:`, `load(_:)`).
   func reference<Value: Sendable>(
     for key: any SharedReaderKey<Value>,
     saver: (any SharedKey<Value>)?,
     initialValue: () -> Value,
-    loading: Bool = true
+    loading: Bool = true,
+    site: CallSite?
   ) -> PersistentReference<Value> {
     let id = KeyID(key)
-    let (existing, generation) = entries.withLock { entries -> (AnyObject?, Int) in
-      if let existing = Self.reference(at: id, in: entries) { return (existing, 0) }
-      var entry = entries[id] ?? Entry()
-      entry.creations += 1
-      entries[id] = entry
-      return (nil, entry.generation)
+    let (found, generation) = state.withLock { state -> (LiveEntry?, Int) in
+      if let existing = Self.liveEntry(at: id, in: state.entries) { return (existing, 0) }
+      var generation = state.generations[id] ?? Generation()
+      generation.creations += 1
+      state.generations[id] = generation
+      return (nil, generation.published)
     }
-    if let existing {
-      guard let existing = existing as? PersistentReference<Value> else {
-        return mismatchedReference(for: key, saver: saver, initialValue: initialValue())
-      }
-      existing.adopt(saver: saver)
-      return existing
+    if let found {
+      return use(found, for: key, id: id, saver: saver, initialValue: initialValue, site: site)
     }
     let created = PersistentReference(
       key: key,
@@ -59,58 +73,163 @@ package final class PersistentReferences: Sendable {
     // NB: Started before it is published, outside the lock: loading runs the key's code,
     //     which may create other shared values.
     created.start(loading: loading)
-    let winner = entries.withLock { entries -> AnyObject? in
-      guard var entry = entries[id] else { return nil }
-      entry.creations -= 1
-      defer { entries[id] = entry }
-      if let existing = entry.reference { return existing }
-      guard entry.generation == generation else { return nil }
-      entry.reference = created
-      entry.identity = ObjectIdentifier(created)
-      entry.generation += 1
+    let publication = state.withLock { state -> Publication in
+      var current = state.generations[id] ?? Generation()
+      current.creations -= 1
+      defer {
+        let isIdle = current.creations == 0 && state.entries[id] == nil
+        state.generations[id] = isIdle ? nil : current
+      }
+      if let existing = Self.liveEntry(at: id, in: state.entries) { return .existing(existing) }
+      guard current.published == generation else { return .outdated }
+      current.published += 1
+      state.entries[id] = Entry(
+        reference: created,
+        identity: ObjectIdentifier(created),
+        valueType: Value.self,
+        site: site
+      )
+      return .published
+    }
+    switch publication {
+    case .published:
       return created
-    }
-    guard let winner else {
+    case .existing(let existing):
+      return use(existing, for: key, id: id, saver: saver, initialValue: initialValue, site: site)
+    case .outdated:
       // NB: Another reference came and went while this one loaded: load again.
-      return reference(for: key, saver: saver, initialValue: initialValue, loading: loading)
+      return reference(
+        for: key,
+        saver: saver,
+        initialValue: initialValue,
+        loading: loading,
+        site: site
+      )
     }
-    guard let winner = winner as? PersistentReference<Value> else {
-      return mismatchedReference(for: key, saver: saver, initialValue: created.initialValue)
+  }
+
+  private enum Publication {
+    case published
+    case existing(LiveEntry)
+    case outdated
+  }
+
+  /// Uses the live reference of a key for another shared value, checking that both agree.
+  private func use<Value: Sendable>(
+    _ existing: LiveEntry,
+    for key: any SharedReaderKey<Value>,
+    id: KeyID,
+    saver: (any SharedKey<Value>)?,
+    initialValue: () -> Value,
+    site: CallSite?
+  ) -> PersistentReference<Value> {
+    guard let reference = existing.reference as? PersistentReference<Value> else {
+      reportOnce(
+        id,
+        """
+        The key \(String(reflecting: key)) is used with two value types:
+
+          '\(existing.valueType)'\(existing.site.map { " at \($0)" } ?? "")
+          '\(Value.self)'\(site.map { " at \($0)" } ?? "")
+
+        Uses of one key share one value, so they must agree on its type. The later use gets a \
+        value of its own, which the others do not see.
+        """
+      )
+      let reference = PersistentReference(
+        key: key,
+        saver: saver,
+        initialValue: initialValue(),
+        registration: nil
+      )
+      reference.start(loading: true)
+      return reference
     }
-    winner.adopt(saver: saver)
-    return winner
+    reference.adopt(saver: saver)
+    #if DEBUG
+      checkDefault(
+        of: reference,
+        id: id,
+        firstSite: existing.site,
+        initialValue: initialValue,
+        site: site
+      )
+    #endif
+    return reference
   }
 
   func remove(_ id: KeyID, ifIdenticalTo identity: ObjectIdentifier) {
-    entries.withLock { entries in
-      guard var entry = entries[id], entry.identity == identity else { return }
-      guard entry.creations > 0 else { return entries[id] = nil }
-      entry.reference = nil
-      entry.identity = nil
-      entries[id] = entry
+    state.withLock { state in
+      guard let entry = state.entries[id], entry.identity == identity else { return }
+      state.entries[id] = nil
+      if state.generations[id]?.creations == 0 { state.generations[id] = nil }
     }
   }
 
-  private func mismatchedReference<Value: Sendable>(
-    for key: any SharedReaderKey<Value>,
-    saver: (any SharedKey<Value>)?,
-    initialValue: Value
-  ) -> PersistentReference<Value> {
-    reportIssue(
-      """
-      The key \(String(reflecting: key)) is used with two different value types; this use, \
-      of type '\(Value.self)', gets a reference of its own that other uses do not share.
-      """
-    )
-    let reference = PersistentReference(
-      key: key,
-      saver: saver,
-      initialValue: initialValue,
-      registration: nil
-    )
-    reference.start(loading: true)
-    return reference
+  // NB: Entries are always bound before their weak reference is read: Swift 6.3 miscompiles
+  //     'entries.withLock { $0[id]?.reference }' (optional chaining into a weak property of a
+  //     dictionary element inside 'withLock') into a read of the wrong memory.
+  private static func liveEntry(at id: KeyID, in entries: [KeyID: Entry]) -> LiveEntry? {
+    guard let entry = entries[id], let reference = entry.reference else { return nil }
+    return LiveEntry(reference: reference, valueType: entry.valueType, site: entry.site)
   }
+
+  /// Reports a misused key, once per key.
+  private func reportOnce(_ id: KeyID, _ message: @autoclosure () -> String) {
+    let isFirst = state.withLock { $0.reported.insert(id).inserted }
+    if isFirst { reportIssue(message()) }
+  }
+
+  #if DEBUG
+    /// Reports a later use of a key whose default differs from the first use's.
+    ///
+    /// Debug builds only: it evaluates the later use's default, which release builds never do
+    /// once a reference for the key exists.
+    private func checkDefault<Value>(
+      of reference: PersistentReference<Value>,
+      id: KeyID,
+      firstSite: CallSite?,
+      initialValue: () -> Value,
+      site: CallSite?
+    ) {
+      guard let site, let firstSite, site != firstSite else { return }
+      let first = reference.initialValue
+      let later = initialValue()
+      guard areEqual(first, later) == false else { return }
+      reportOnce(
+        id,
+        """
+        The key \(String(reflecting: reference.key)) is used with two defaults:
+
+          \(String(reflecting: first)) at \(firstSite)
+          \(String(reflecting: later)) at \(site)
+
+        Uses of one key share one value, and only the first use's default applies. Give every \
+        use the same default, for example with a key that carries it ('SharedKey.Default').
+        """
+      )
+    }
+  #endif
+}
+
+/// Whether two values are equal, or `nil` if they are not `Equatable`.
+private func areEqual(_ lhs: Any, _ rhs: Any) -> Bool? {
+  func isEqual<T: Equatable>(_ lhs: T) -> Bool { (rhs as? T) == lhs }
+  guard let lhs = lhs as? any Equatable else { return nil }
+  return isEqual(lhs)
+}
+
+/// Where a shared value is declared.
+struct CallSite: Hashable, Sendable, CustomStringConvertible {
+  let fileID: String
+  let line: UInt
+
+  init(fileID: StaticString, line: UInt) {
+    self.fileID = "\(fileID)"
+    self.line = line
+  }
+
+  var description: String { "\(fileID):\(line)" }
 }
 
 /// The identity of a key, as a dictionary key.

@@ -1,7 +1,7 @@
 /// A type that can load, subscribe to and save a value in an external store.
 ///
 /// Conform to this protocol to make a store writable through ``Shared``. Every change made
-/// with ``Shared/withLock(_:fileID:filePath:line:column:)`` is handed to
+/// with ``Shared/withLock(_:)`` is handed to
 /// ``save(_:context:continuation:)``, in order, with the latest value saved last.
 public protocol SharedKey<Value>: SharedReaderKey {
   /// Saves a value to the store.

@@ -1,6 +1,6 @@
-import SharingDependencies
 import Dispatch
 import Foundation
+import SharingDependencies
 
 /// Notices changes to user defaults and keeps them on disk, for every ``AppStorageKey``
 /// subscription in the process.
@@ -39,6 +39,13 @@ final class AppStorageCenter: Sendable {
     var subscriptions: [Int: Subscription] = [:]
     var unsavedStores: Set<UserDefaultsBox> = []
     var isPolling = false
+    /// Values that could not be read, by store and key, to keep before they are overwritten.
+    var unreadable: [UnreadableKey: (snapshot: StoredDefaultsValue, object: Any)] = [:]
+  }
+
+  private struct UnreadableKey: Hashable {
+    let store: UserDefaultsBox
+    let key: String
   }
 
   private let state = Locked(State())
@@ -83,6 +90,7 @@ final class AppStorageCenter: Sendable {
     by writer: ObjectIdentifier
   ) {
     let (changed, startsPolling) = state.withLock { state in
+      keepUnreadableValue(forKey: key, in: store, state: &state)
       if let object {
         store.base.set(object, forKey: key)
       } else {
@@ -106,6 +114,39 @@ final class AppStorageCenter: Sendable {
     }
     if startsPolling { schedulePoll() }
     for onChange in changed { onChange() }
+  }
+
+  /// Marks the object stored for a key as unreadable: if it is still stored when the key
+  /// is next written, it is first copied to `<key>.corrupt-<UTC timestamp>`.
+  func keepBeforeNextWrite(_ object: Any, forKey key: String, in store: UserDefaultsBox) {
+    state.withLock { state in
+      state.unreadable[UnreadableKey(store: store, key: key)] = (
+        StoredDefaultsValue(object), object
+      )
+    }
+  }
+
+  private func keepUnreadableValue(
+    forKey key: String,
+    in store: UserDefaultsBox,
+    state: inout State
+  ) {
+    guard
+      !state.unreadable.isEmpty,
+      let kept = state.unreadable.removeValue(forKey: UnreadableKey(store: store, key: key)),
+      StoredDefaultsValue(store.base.object(forKey: key)) == kept.snapshot
+    else { return }
+    let date = Date()
+    var attempt = 1
+    while store.base.object(
+      forKey: CorruptFile.preservationName(for: key, at: date, attempt: attempt)
+    ) != nil {
+      attempt += 1
+    }
+    store.base.set(
+      kept.object,
+      forKey: CorruptFile.preservationName(for: key, at: date, attempt: attempt)
+    )
   }
 
   /// The object stored for a key.
@@ -159,7 +200,8 @@ final class AppStorageCenter: Sendable {
     if continues { schedulePoll() }
   }
 
-  private func synchronizeUnsavedStores() {
+  /// Writes every store with changes made through a key to disk now.
+  func synchronizeUnsavedStores() {
     state.withLock { state in
       for store in state.unsavedStores { store.base.synchronize() }
       state.unsavedStores = []

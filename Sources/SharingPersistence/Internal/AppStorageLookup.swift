@@ -9,15 +9,38 @@ protocol AppStorageLookup<Value>: Sendable {
 
   /// The object to store for a value, or `nil` to remove the key.
   func encode(_ value: Value) throws -> Any?
+
+  /// The value for a stored object, and whether it was migrated from an older version and
+  /// needs writing back; `nil` if the object has the wrong type.
+  ///
+  /// - Throws: Why an object of the right type cannot be read.
+  func read(_ object: Any) throws -> (value: Value, isMigrated: Bool)?
+}
+
+extension AppStorageLookup {
+  func read(_ object: Any) -> (value: Value, isMigrated: Bool)? {
+    decode(object).map { ($0, false) }
+  }
 }
 
 /// Values user defaults store natively: `Bool`, `Int`, `Double`, `String`, `Data`, `Date`.
 struct CastLookup<Value: Sendable>: AppStorageLookup {
   func decode(_ object: Any) -> Value? {
     if let value = object as? Value { return value }
+    // NB: Foundation on Linux reads some integers back from the property list as 'Int64'
+    //     (Int.max, for one), which does not cast to 'Int'.
+    if Value.self == Int.self, let integer = Self.integer(from: object) { return integer as? Value }
     // NB: A whole number stored for a 'Double' key (by 'set(3, forKey:)', say) is a double.
-    if Value.self == Double.self, let integer = object as? Int { return Double(integer) as? Value }
+    if Value.self == Double.self, let integer = Self.integer(from: object) {
+      return Double(integer) as? Value
+    }
     return nil
+  }
+
+  /// The integer a stored object holds, if it is an integer that fits in an `Int`.
+  private static func integer(from object: Any) -> Int? {
+    guard let integer = object as? any BinaryInteger else { return nil }
+    return Int(exactly: integer)
   }
 
   func encode(_ value: Value) -> Any? { value }
@@ -77,5 +100,43 @@ struct CodableLookup<Value: Codable & Sendable>: AppStorageLookup {
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys
     return try encoder.encode(value)
+  }
+}
+
+/// `Codable` values at a schema version, stored as JSON data: version 1 as plain JSON, later
+/// versions in a ``SchemaEnvelope``.
+struct VersionedCodableLookup<Value: Codable & Sendable>: AppStorageLookup {
+  let key: String
+  let format: StoredFormat<Value>
+
+  init(key: String, version: Int, migrations: [SchemaMigration<Value>]) {
+    self.key = key
+    self.format = StoredFormat(
+      version: version,
+      migrations: migrations,
+      isJSON: true,
+      decode: { try JSONDecoder().decode(Value.self, from: $0) },
+      encode: {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return try encoder.encode($0)
+      }
+    )
+  }
+
+  func decode(_ object: Any) -> Value? {
+    (try? read(object))?.value
+  }
+
+  func encode(_ value: Value) throws -> Any? {
+    try format.encode(value)
+  }
+
+  func read(_ object: Any) throws -> (value: Value, isMigrated: Bool)? {
+    guard let data = object as? Data else { return nil }
+    switch try format.decode(data, location: "the user defaults value \(String(reflecting: key))") {
+    case .current(let value): return (value, false)
+    case .migrated(let value): return (value, true)
+    }
   }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where undecodable files are kept before being overwritten.
+/// Where undecodable files (and user defaults values) are kept before being overwritten.
 ///
 /// The bytes of `todos.json` go to a sibling named `todos.json.corrupt-<UTC timestamp>`,
 /// for example `todos.json.corrupt-20250102T030405Z`, with `-2`, `-3`… appended if that name
@@ -8,10 +8,16 @@ import Foundation
 enum CorruptFile {
   /// The name the bytes of `url` get when kept at `date`.
   static func preservationURL(for url: URL, at date: Date, attempt: Int = 1) -> URL {
-    let suffix = attempt > 1 ? "-\(attempt)" : ""
-    return url.deletingLastPathComponent().appendingPathComponent(
-      "\(url.lastPathComponent).corrupt-\(timestamp(date))\(suffix)"
+    url.deletingLastPathComponent().appendingPathComponent(
+      preservationName(for: url.lastPathComponent, at: date, attempt: attempt)
     )
+  }
+
+  /// The name a value called `name` gets when kept at `date`: also used for user defaults
+  /// keys.
+  static func preservationName(for name: String, at date: Date, attempt: Int = 1) -> String {
+    let suffix = attempt > 1 ? "-\(attempt)" : ""
+    return "\(name).corrupt-\(timestamp(date))\(suffix)"
   }
 
   /// Writes `data` next to `url` under a name no other file has.

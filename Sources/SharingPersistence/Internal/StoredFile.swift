@@ -1,6 +1,6 @@
-import SharingDependencies
 import Foundation
 import SharingCore
+import SharingDependencies
 
 /// Everything ``FileStorage`` knows about one file: the bytes it last saw there, the
 /// throttled write waiting to happen, undecodable bytes to keep, and who watches it.
@@ -13,33 +13,90 @@ final class StoredFile: Sendable {
   let url: URL
   private let backend: any FileSystemBackend
   private let scheduler: any WriteScheduler
+  /// The least time between two throttled writes, unless a change asks for its own.
+  private let throttle: Duration
+  /// Whether changes the backend notices are played back through the scheduler, rather than
+  /// on the thread that noticed them.
+  private let schedulesPlayback: Bool
+  private let pendingFiles: PendingFiles
   private let writeLock = Locked<UInt64>(0)
   private let state: Locked<State>
 
   private struct State {
     var throttle: WriteThrottle
     /// The bytes known to be in the file (`.some(nil)`: no file), to skip unchanged writes
-    /// and to tell our own writes from external changes. `nil` when unknown.
+    /// and to tell our own writes from external changes. `nil` when unknown, which it is
+    /// whenever nobody watches the file.
     var known: Data??
     /// Bytes that failed to decode, kept in a sibling file before the file is overwritten.
     var undecodable: Data?
-    var inFlight = 0
+    /// The numbers of the writes taken from the throttle that have not finished.
+    var inFlight: Set<UInt64> = []
+    /// Flushes waiting for every write numbered up to `through` to finish.
+    var flushes: [(through: UInt64, done: @Sendable () -> Void)] = []
+    /// Whether the file is in `pendingFiles`, which it is from a throttled change until it
+    /// is idle.
+    var isRegistered = false
+    /// The outcome of the latest write, which saves of values never written report, and
+    /// the number of that write.
+    var lastResult: Result<Void, any Error> = .success(())
+    var lastResultSequence: UInt64 = 0
     var writeCount = 0
+    var encodeCount = 0
     var nextSubscriberID = 0
     var subscribers: [Int: @Sendable (Result<Data?, any Error>) -> Void] = [:]
     var stopWatching: (@Sendable () -> Void)?
+
+    var isIdle: Bool { inFlight.isEmpty && throttle.pending == nil }
+
+    /// Adds the file to `pendingFiles` unless it is there already.
+    mutating func register(_ file: StoredFile, in pendingFiles: PendingFiles) {
+      guard !isRegistered else { return }
+      isRegistered = true
+      pendingFiles.insert(file)
+    }
+
+    /// Removes the file from `pendingFiles` once it is idle.
+    mutating func unregisterIfIdle(_ file: StoredFile, from pendingFiles: PendingFiles) {
+      guard isRegistered, isIdle else { return }
+      isRegistered = false
+      pendingFiles.remove(file)
+    }
+
+    /// Removes and returns the flushes that no unfinished write holds up.
+    mutating func finishedFlushes() -> [@Sendable () -> Void] {
+      guard !flushes.isEmpty else { return [] }
+      let oldest = inFlight.min() ?? .max
+      let (finished, waiting) = (
+        flushes.filter { $0.through < oldest }, flushes.filter { $0.through >= oldest }
+      )
+      flushes = waiting
+      return finished.map(\.done)
+    }
   }
 
-  init(url: URL, backend: any FileSystemBackend, scheduler: any WriteScheduler, throttle: Duration)
-  {
+  init(
+    url: URL,
+    backend: any FileSystemBackend,
+    scheduler: any WriteScheduler,
+    throttle: Duration,
+    schedulesPlayback: Bool,
+    pendingFiles: PendingFiles
+  ) {
     self.url = url
     self.backend = backend
     self.scheduler = scheduler
+    self.throttle = throttle
+    self.schedulesPlayback = schedulesPlayback
+    self.pendingFiles = pendingFiles
     self.state = Locked(State(throttle: WriteThrottle(interval: throttle)))
   }
 
   /// The number of times the file was written.
   var writeCount: Int { state.withLock(\.writeCount) }
+
+  /// The number of times a value was encoded to be written to the file.
+  var encodeCount: Int { state.withLock(\.encodeCount) }
 
   // MARK: Reading
 
@@ -47,7 +104,7 @@ final class StoredFile: Sendable {
   func load() throws -> Data? {
     let data = try backend.contents(of: url)
     state.withLock { state in
-      if state.inFlight == 0 && state.throttle.pending == nil { state.known = .some(data) }
+      if state.isIdle { state.known = .some(data) }
     }
     return data
   }
@@ -73,7 +130,11 @@ final class StoredFile: Sendable {
       defer { state.nextSubscriberID += 1 }
       state.subscribers[state.nextSubscriberID] = onChange
       guard state.stopWatching == nil else { return (state.nextSubscriberID, false) }
-      state.stopWatching = backend.watch(url) { [weak self] in self?.fileMayHaveChanged() }
+      state.stopWatching = backend.watch(url) { [weak self] in
+        guard let self else { return }
+        guard schedulesPlayback else { return fileMayHaveChanged() }
+        scheduler.schedule(after: .zero) { [weak self] in self?.fileMayHaveChanged() }
+      }
       return (state.nextSubscriberID, true)
     }
     // NB: The file may have changed between being loaded and being watched.
@@ -82,6 +143,8 @@ final class StoredFile: Sendable {
       let stop = state.withLock { state -> (@Sendable () -> Void)? in
         state.subscribers[id] = nil
         guard state.subscribers.isEmpty else { return nil }
+        // NB: Unwatched, the file may change unnoticed: what it holds is unknown again.
+        state.known = nil
         defer { state.stopWatching = nil }
         return state.stopWatching
       }
@@ -97,6 +160,7 @@ final class StoredFile: Sendable {
       let result = Result { try backend.contents(of: url) }
       return state.withLock {
         state -> (Result<Data?, any Error>, [Subscriber], [SaveContinuation]) in
+        guard state.stopWatching != nil else { return (result, [], []) }
         if case .success(let data) = result {
           guard state.known != .some(data) else { return (result, [], []) }
           state.known = .some(data)
@@ -110,6 +174,7 @@ final class StoredFile: Sendable {
         // NB: The file changed after the pending value was set: the newer, external value
         //     wins, rather than being overwritten by the older one.
         let discarded = state.throttle.discardPending()
+        state.unregisterIfIdle(self, from: pendingFiles)
         return (result, state.subscribers.sorted { $0.key < $1.key }.map(\.value), discarded)
       }
     }
@@ -119,81 +184,92 @@ final class StoredFile: Sendable {
 
   // MARK: Writing
 
-  /// Saves a value: at once for ``SaveContext/userInitiated``, throttled for
-  /// ``SaveContext/didSet``.
+  /// Saves a value: at once for ``SaveContext/userInitiated`` and for changes with a zero
+  /// interval, throttled for other ``SaveContext/didSet`` changes.
+  ///
+  /// - Parameters:
+  ///   - encode: Makes the bytes to write; only called if the value is written.
+  ///   - interval: The least time between two throttled writes, if not the storage's.
   func save(
     _ encode: @escaping @Sendable () throws -> Data,
     context: SaveContext,
+    interval: Duration? = nil,
     continuation: SaveContinuation
   ) {
     let write = PendingWrite(encode: encode, continuations: [continuation])
     let now = scheduler.now()
-    switch context {
-    case .userInitiated:
+    if context == .userInitiated || (interval ?? throttle) == .zero {
       let ticket = state.withLock { state in
-        state.inFlight += 1
-        return state.throttle.takeImmediate(write, now: now)
+        let ticket = state.throttle.takeImmediate(write, now: now)
+        state.inFlight.insert(ticket.sequence)
+        return ticket
       }
-      perform(ticket)
-    case .didSet:
-      let delay = state.withLock { $0.throttle.enqueue(write, now: now) }
-      // NB: Registered even when a write is already scheduled: an explicit save since then
-      //     may have taken the pending value and unregistered the file.
-      PendingFiles.shared.insert(self)
-      guard let delay else { return }
-      scheduler.schedule(after: delay) { [self] in
-        let ticket = state.withLock { state in
-          let ticket = state.throttle.takeScheduled(now: scheduler.now())
-          if ticket != nil { state.inFlight += 1 }
-          return ticket
-        }
-        if let ticket { perform(ticket) }
+      return perform(ticket)
+    }
+    let (enqueued, lastResult) = state.withLock { state in
+      defer { state.register(self, in: pendingFiles) }
+      return (state.throttle.enqueue(write, now: now, interval: interval), state.lastResult)
+    }
+    // NB: A replaced value is never written: its saves end with what the file last saw,
+    //     so that a failed write's error stays until a later write succeeds.
+    for continuation in enqueued.superseded { continuation.resume(with: lastResult) }
+    guard let delay = enqueued.delay else { return }
+    scheduler.schedule(after: delay) { [self] in
+      let ticket = state.withLock { state in
+        let ticket = state.throttle.takeScheduled(now: scheduler.now())
+        if let ticket { state.inFlight.insert(ticket.sequence) }
+        return ticket
       }
+      if let ticket { perform(ticket) }
     }
   }
 
-  /// Writes the pending value now, if any, then waits for writes in progress to finish.
-  func flush() {
-    let ticket = state.withLock { state in
+  /// Writes the pending value now, if any, on the calling thread, then calls `done` once
+  /// every write taken before has finished.
+  func flush(_ done: @escaping @Sendable () -> Void) {
+    let (ticket, through) = state.withLock { state in
       let ticket = state.throttle.takePending(now: scheduler.now())
-      if ticket != nil { state.inFlight += 1 }
-      return ticket
+      if let ticket { state.inFlight.insert(ticket.sequence) }
+      return (ticket, state.throttle.sequence)
     }
     if let ticket { perform(ticket) }
-    // NB: Another thread may be writing a value it took earlier; the bound keeps a stuck
-    //     file system from blocking exit forever.
-    let deadline = ContinuousClock.now + .seconds(5)
-    while state.withLock({ $0.inFlight > 0 }) && ContinuousClock.now < deadline {
-      usleep(1_000)
+    let isDone = state.withLock { state in
+      guard state.inFlight.contains(where: { $0 <= through }) else { return true }
+      state.flushes.append((through, done))
+      return false
     }
-  }
-
-  /// Whether a write is pending or in progress.
-  var hasPendingWork: Bool {
-    state.withLock { $0.inFlight > 0 || $0.throttle.pending != nil }
+    if isDone { done() }
   }
 
   private func perform(_ ticket: WriteThrottle.Ticket) {
+    // NB: Encoded here, outside every lock, and only for a value that is written: values
+    //     superseded while the throttle waited were never encoded.
     let encoded = Result { try ticket.write.encode() }
     let result = Result {
       try writeLock.withLock { written in
+        // NB: Counted even if encoding failed: no write of this ticket is coming.
+        defer { written = max(written, ticket.sequence) }
+        let data = try encoded.get()
         // NB: A newer value was written while this one was being encoded.
         guard ticket.sequence > written else { return }
-        // NB: Counted as written even if encoding failed: no write of this ticket is coming.
-        written = ticket.sequence
-        try replaceContents(with: encoded.get())
+        try replaceContents(with: data)
       }
     }
-    state.withLock { $0.inFlight -= 1 }
-    if !hasPendingWork {
-      PendingFiles.shared.remove(self)
-      // NB: A change enqueued between the check and the removal registered the file first.
-      if hasPendingWork { PendingFiles.shared.insert(self) }
+    let flushes = state.withLock { state in
+      state.encodeCount += 1
+      if ticket.sequence > state.lastResultSequence {
+        (state.lastResult, state.lastResultSequence) = (result, ticket.sequence)
+      }
+      state.inFlight.remove(ticket.sequence)
+      state.unregisterIfIdle(self, from: pendingFiles)
+      return state.finishedFlushes()
     }
     for continuation in ticket.write.continuations { continuation.resume(with: result) }
+    for done in flushes { done() }
   }
 
-  /// Writes the file, keeping undecodable bytes first. Called with the write lock held.
+  /// Writes the file, keeping undecodable bytes first, unless it already holds these bytes.
+  /// Called with the write lock held.
   private func replaceContents(with data: Data) throws {
     let (known, undecodable) = state.withLock { ($0.known, $0.undecodable) }
     if let undecodable {

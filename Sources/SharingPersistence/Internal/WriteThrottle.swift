@@ -1,30 +1,24 @@
 import Foundation
 import SharingCore
 
-/// A value waiting to be written: the latest value, encoded only when it is written, and
-/// every save waiting on it.
+/// A value waiting to be written, encoded only when it is written, and the saves waiting
+/// on it.
 struct PendingWrite: Sendable {
   var encode: @Sendable () throws -> Data
   var continuations: [SaveContinuation]
-
-  /// Replaces the value with a newer one; everyone waiting on the older one waits on it too.
-  mutating func merge(_ newer: PendingWrite) {
-    encode = newer.encode
-    continuations += newer.continuations
-  }
 }
 
-/// The throttling rules of one file, as a state machine: at most one write per `interval`,
+/// The throttling rules of one file, as a state machine: at most one write per interval,
 /// the latest value always written, the first change of a quiet period written at once.
 ///
 /// It decides; ``StoredFile`` performs what it returns, outside its lock.
 struct WriteThrottle {
-  /// The least time between two throttled writes; zero writes every change through.
+  /// The least time between two throttled writes, unless a change asks for its own.
   let interval: Duration
   private(set) var pending: PendingWrite?
   private var lastWrite: Duration?
   private var isScheduled = false
-  /// The number of the last ticket taken.
+  /// The number of the last write taken: writes taken later have greater numbers.
   private(set) var sequence: UInt64 = 0
 
   init(interval: Duration) {
@@ -38,18 +32,31 @@ struct WriteThrottle {
     let sequence: UInt64
   }
 
-  /// Adds a change; returns the delay after which ``takeScheduled(now:)`` must be called, or
-  /// `nil` if a call is already scheduled.
-  mutating func enqueue(_ write: PendingWrite, now: Duration) -> Duration? {
-    if pending == nil {
-      pending = write
-    } else {
-      pending?.merge(write)
-    }
-    guard !isScheduled else { return nil }
+  /// What adding a change asks for.
+  struct Enqueued {
+    /// The delay after which ``takeScheduled(now:)`` must be called, or `nil` if a call is
+    /// already scheduled.
+    var delay: Duration?
+    /// The saves of the value the change replaced, which will never be written.
+    var superseded: [SaveContinuation] = []
+  }
+
+  /// Adds a change, replacing the pending one.
+  ///
+  /// - Parameter interval: The least time since the last write, if not ``interval``.
+  mutating func enqueue(
+    _ write: PendingWrite,
+    now: Duration,
+    interval: Duration? = nil
+  ) -> Enqueued {
+    // NB: Only the latest value is kept, and only its saves: a burst of changes holds one
+    //     value and one continuation, however long the interval.
+    var enqueued = Enqueued(superseded: pending?.continuations ?? [])
+    pending = write
+    guard !isScheduled else { return enqueued }
     isScheduled = true
-    guard let lastWrite else { return .zero }
-    return max(lastWrite + interval - now, .zero)
+    enqueued.delay = lastWrite.map { max($0 + (interval ?? self.interval) - now, .zero) } ?? .zero
+    return enqueued
   }
 
   /// Takes the pending write when its scheduled time comes.

@@ -3,8 +3,8 @@ import SharingDependencies
 
 /// Tracks changes to shared state, and asserts exhaustively on how it changed.
 ///
-/// A ``Shared`` value is a reference: a copy taken before an operation sees the operation's
-/// writes, so there is no "before" to compare with. A tracker keeps one. While
+/// A ``/SharingCore/Shared`` value is a reference: a copy taken before an operation sees the
+/// operation's writes, so there is no "before" to compare with. A tracker keeps one. While
 /// ``track(_:)`` runs, the first write to each shared value snapshots its old value; inside
 /// ``assert(_:fileID:filePath:line:column:)`` shared values read and write those snapshots,
 /// so the test describes the change it expects, and every snapshot that still differs from
@@ -87,9 +87,9 @@ public final class SharedChangeTracker: Sendable {
   /// (`$stats.withLock { $0.increment() }`) or absolutely
   /// (`$stats.withLock { $0 = Stats(count: 1) }`). When it returns, each shared value whose
   /// expected value differs from its current one is reported through
-  /// ``reportIssue(_:fileID:filePath:line:column:)`` with a diff (`−` expected,
-  /// `+` actual). Then the snapshots are forgotten, so the next assertion starts from the
-  /// current values.
+  /// ``/SharingDependencies/reportIssue(_:fileID:filePath:line:column:)`` with a diff
+  /// (`−` expected, `+` actual). Then the snapshots are forgotten, so the next assertion
+  /// starts from the current values.
   ///
   /// If `expectedChanges` throws, nothing is reported and the error is rethrown.
   ///

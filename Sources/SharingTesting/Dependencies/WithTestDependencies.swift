@@ -34,7 +34,7 @@ public import SharingDependencies
 /// ```
 ///
 /// Overrides reach child tasks created by the operation, as with
-/// ``withDependencies(_:operation:)-(_,()->R)``.
+/// ``/SharingDependencies/withDependencies(_:operation:)``.
 ///
 /// - Parameters:
 ///   - updateValuesForOperation: A closure that overrides dependencies. Reading a

@@ -28,7 +28,7 @@ import SharingCore
 /// (Expected: −, Actual: +)
 /// ```
 ///
-/// The value may hold ``Shared`` state: the operation runs under a change tracker, and
+/// The value may hold ``/SharingCore/Shared`` state: the operation runs under a change tracker, and
 /// `changes` runs inside its assertion, so it mutates the shared values' "before" snapshots.
 /// Describe a change incrementally (`$0.$stats.withLock { $0.increment() }`) or absolutely
 /// (`$0.$stats.withLock { $0 = Stats(count: 1) }`), exactly as for a plain value.

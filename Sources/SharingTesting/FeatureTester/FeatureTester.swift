@@ -1,7 +1,7 @@
 import SharingCore
 import SharingDependencies
 
-/// Tests a value-type feature exhaustively, including the ``Shared`` state it holds.
+/// Tests a value-type feature exhaustively, including the ``/SharingCore/Shared`` state it holds.
 ///
 /// Give the tester the feature's initial state and the function that runs its actions.
 /// Each ``send(_:assert:fileID:filePath:line:column:)`` runs an action, then applies the

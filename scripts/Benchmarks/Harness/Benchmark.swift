@@ -3,14 +3,17 @@
 struct Benchmark {
   let name: String
   let workload: Workload
-  /// What the baseline is, in a few words ("Mutex box read", "direct read").
+  /// What the baseline is, in a few words ("Mutex box read", "direct read"); "—" if none.
   let baselineName: String
-  let baseline: Workload
+  /// The baseline, or `nil` for a quantity judged on its own (a count, a percentile).
+  let baseline: Workload?
   let target: Target
 
   enum Target {
     /// The median must be at most this multiple of the baseline's median.
     case ratio(Double)
+    /// The measured value must be at most this, in the unit of the suite.
+    case atMost(Double)
     /// Reported, not judged.
     case none
   }
@@ -28,5 +31,22 @@ struct Suite {
   enum Unit: String {
     case nanoseconds = "ns/op"
     case bytes = "bytes/op"
+    case milliseconds = "ms"
+    case count = "count"
+
+    /// What one of this unit is in what workloads return: nanoseconds for times, bytes,
+    /// or a count.
+    var scale: Double {
+      self == .milliseconds ? 1e6 : 1
+    }
+
+    /// The fractional digits shown for a value in this unit.
+    var digits: Int {
+      switch self {
+      case .nanoseconds: 1
+      case .bytes, .count: 0
+      case .milliseconds: 2
+      }
+    }
   }
 }

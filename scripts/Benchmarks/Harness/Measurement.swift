@@ -17,23 +17,56 @@ struct Measurement {
     var meetsTarget: Bool? {
       switch benchmark.target {
       case .ratio(let limit): ratio <= limit
+      case .atMost(let limit): median <= limit
       case .none: nil
       }
     }
   }
 
-  func measure(_ benchmark: Benchmark) -> Result {
+  /// Measures a benchmark; results are in `unit`, from what workloads return (see
+  /// ``Suite/Unit/scale``).
+  func measure(_ benchmark: Benchmark, in unit: Suite.Unit) -> Result {
+    let result = measure(benchmark)
+    return Result(
+      benchmark: benchmark,
+      median: result.median / unit.scale,
+      baselineMedian: result.baselineMedian / unit.scale,
+      ratio: result.ratio
+    )
+  }
+
+  private func measure(_ benchmark: Benchmark) -> Result {
+    if let measure = benchmark.workload.measure {
+      let value = measure()
+      let baseline = benchmark.baseline?.measure?() ?? .nan
+      return Result(
+        benchmark: benchmark,
+        median: value,
+        baselineMedian: baseline,
+        ratio: value / baseline
+      )
+    }
+    guard let baseline = benchmark.baseline else {
+      let count = batchSize(for: benchmark.workload)
+      let samples = (0..<runs).map { _ in
+        Double(benchmark.workload.run(count)) / Double(count)
+      }
+      return Result(
+        benchmark: benchmark,
+        median: median(samples),
+        baselineMedian: .nan,
+        ratio: .nan
+      )
+    }
     let count = batchSize(for: benchmark.workload)
-    let baselineCount = batchSize(for: benchmark.baseline)
+    let baselineCount = batchSize(for: baseline)
     var samples: [Double] = []
     var baselineSamples: [Double] = []
     for _ in 0..<runs {
       // NB: Interleaved, so that a slow patch of the machine (two shared cores) slows
       //     both sides of the ratio rather than one.
       samples.append(Double(benchmark.workload.run(count)) / Double(count))
-      baselineSamples.append(
-        Double(benchmark.baseline.run(baselineCount)) / Double(baselineCount)
-      )
+      baselineSamples.append(Double(baseline.run(baselineCount)) / Double(baselineCount))
     }
     // NB: The ratio pairs each batch with its neighbouring baseline batch: when another
     //     process takes a core for a while, both sides of a pair slow down together.

@@ -10,6 +10,7 @@ struct Table {
       let target: String
       switch result.benchmark.target {
       case .ratio(let limit): target = "≤ \(format(limit, digits: 1))×"
+      case .atMost(let limit): target = "≤ \(format(limit, digits: suite.unit.digits))"
       case .none: target = "—"
       }
       let verdict =
@@ -20,10 +21,11 @@ struct Table {
         }
       rows.append([
         result.benchmark.name,
-        format(result.median, digits: suite.unit == .bytes ? 0 : 1),
+        format(result.median, digits: suite.unit.digits),
         result.benchmark.baselineName,
-        format(result.baselineMedian, digits: suite.unit == .bytes ? 0 : 1),
-        format(result.ratio, digits: 2) + "×",
+        result.baselineMedian.isNaN
+          ? "—" : format(result.baselineMedian, digits: suite.unit.digits),
+        result.ratio.isNaN ? "—" : format(result.ratio, digits: 2) + "×",
         target,
         verdict,
       ])

@@ -1,7 +1,21 @@
 import SharingDependencies
 
-/// A scheduler whose time only moves when a test advances it.
-package final class ManualWriteScheduler: WriteScheduler {
+/// A ``WriteScheduler`` whose time only moves when a test advances it.
+///
+/// Deferred work runs on the thread that calls ``advance(by:)``, before it returns, in
+/// order of deadline (and of scheduling, for equal deadlines):
+///
+/// ```swift
+/// let scheduler = ManualWriteScheduler()
+/// let storage = FileStorage.fileSystem(scheduler: scheduler)
+/// // …changes through '@Shared(.fileStorage(url))'…
+/// scheduler.advance(by: .milliseconds(999))   // nothing written yet
+/// scheduler.advance(by: .milliseconds(1))     // the throttled write lands
+/// ```
+///
+/// Work nobody advances time for stays pending; ``flushPendingWrites()`` and normal
+/// process exit still write it.
+public final class ManualWriteScheduler: WriteScheduler {
   private struct State {
     var now = Duration.zero
     var sequence = 0
@@ -10,13 +24,16 @@ package final class ManualWriteScheduler: WriteScheduler {
 
   private let state = Locked(State())
 
-  package init() {}
+  /// Creates a scheduler whose time starts at zero.
+  public init() {}
 
-  package func now() -> Duration {
+  /// The time, which only ``advance(by:)`` moves.
+  public func now() -> Duration {
     state.withLock(\.now)
   }
 
-  package func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) {
+  /// Keeps `action` until time is advanced past `delay` from now.
+  public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) {
     state.withLock { state in
       state.sequence += 1
       state.actions.append((state.now + max(delay, .zero), state.sequence, action))
@@ -24,12 +41,16 @@ package final class ManualWriteScheduler: WriteScheduler {
   }
 
   /// The number of actions waiting for their deadline.
-  package var pendingCount: Int {
+  public var pendingCount: Int {
     state.withLock(\.actions.count)
   }
 
   /// Moves time forward, running every action that falls due, in deadline order.
-  package func advance(by duration: Duration = .zero) {
+  ///
+  /// Actions scheduled by the actions it runs run too, if they fall due.
+  ///
+  /// - Parameter duration: How far to move time; zero runs what is due now.
+  public func advance(by duration: Duration = .zero) {
     let target = state.withLock { $0.now + duration }
     while let action = nextAction(dueBy: target) {
       action()

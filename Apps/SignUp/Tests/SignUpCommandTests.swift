@@ -1,0 +1,39 @@
+import AppTestSupport
+import Testing
+
+/// The built `signup`, answered through a pipe.
+@Suite struct SignUpCommandTests {
+  @Test func pipedAnswersSignUpAndEchoAfterEachPrompt() async throws {
+    try await withTemporaryDirectory { directory in
+      let run = try await Program("signup").run(
+        [],
+        in: directory,
+        input: "Blob\nMcBlob\nnot an email\nblob@example.com\n555 010 0199\nyes\n"
+      )
+      #expect(run.status == 0)
+      #expect(run.errorOutput.isEmpty)
+      #expect(run.output.contains("Email: not an email\n  ✗ Enter an email address"))
+      #expect(run.output.hasSuffix("\nSigned up Blob McBlob <blob@example.com>, 5550100199.\n"))
+    }
+  }
+
+  @Test func inputEndingEarlyExitsWithAnError() async throws {
+    try await withTemporaryDirectory { directory in
+      let run = try await Program("signup").run([], in: directory, input: "Blob\n")
+      #expect(run.status == 1)
+      #expect(run.output.hasSuffix("Last name: \n"))
+      #expect(
+        run.errorOutput
+          == "signup: The input ended before sign-up was complete; nothing was submitted.\n"
+      )
+    }
+  }
+
+  @Test func unexpectedArgumentIsAUsageError() async throws {
+    try await withTemporaryDirectory { directory in
+      let run = try await Program("signup").run(["--fast"], in: directory)
+      #expect(run.status == 64)
+      #expect(run.errorOutput.hasPrefix("signup: Unexpected argument '--fast'."))
+    }
+  }
+}

@@ -1,0 +1,25 @@
+public import Foundation
+
+extension URL {
+  /// `/proc`, where Linux shows information about the running system as files.
+  public static let proc = URL(fileURLWithPath: "/proc", isDirectory: true)
+}
+
+/// Reads the small text files of `/proc`.
+enum SystemFile {
+  /// The whole text of a file.
+  ///
+  /// Read to its end rather than by its size: the files of `/proc` report a size of zero.
+  static func contents(of url: URL) throws(SystemReadingError) -> String {
+    let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      throw .unreadable(url, reason: String(cString: strerror(errno)))
+    }
+    let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+    do {
+      return String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
+    } catch {
+      throw .unreadable(url, reason: error.localizedDescription)
+    }
+  }
+}

@@ -1,0 +1,79 @@
+import AppTestSupport
+import Foundation
+import Testing
+
+/// The built `sysmon`, reading fake files in a temporary directory.
+@Suite struct SysmonCommandTests {
+  @Test func oncePrintsOneLineOfReadings() async throws {
+    try await withTemporaryDirectory { directory in
+      try writeFakeProc(in: directory)
+      let run = try await Program("sysmon").run(
+        ["once", "--source", directory.url.path],
+        in: directory
+      )
+      #expect(run.status == 0)
+      #expect(
+        run.output == "load 1.00 2.00 3.00 │ up 1d 01:01:01 │ memory 1.00 of 2.00 GiB available\n"
+      )
+      #expect(run.errorOutput.isEmpty)
+    }
+  }
+
+  @Test func onceWithAMissingSourceIsARuntimeError() async throws {
+    try await withTemporaryDirectory { directory in
+      let source = directory.file("nothing-here")
+      let run = try await Program("sysmon").run(["once", "--source", source.path], in: directory)
+      #expect(run.status == 1)
+      #expect(run.output == "load unavailable │ up unavailable │ memory unavailable\n")
+      #expect(
+        run.errorOutput.hasPrefix(
+          "sysmon: Cannot read \(source.path)/loadavg: No such file or directory.\n"
+        )
+      )
+    }
+  }
+
+  @Test func watchPrintsEachChangeUntilItsTimeIsUp() async throws {
+    try await withTemporaryDirectory { directory in
+      try writeFakeProc(in: directory)
+      let watch = try Program("sysmon").start(
+        ["--source", directory.url.path, "--interval", "0.02", "--seconds", "30"],
+        in: directory
+      )
+      await watch.waitForOutput("the first reading") { $0.contains("up 1d 01:01:01") }
+
+      try directory.replace("uptime", with: "90062.25 1000.00\n")
+      await watch.waitForOutput("the new uptime") { $0.contains("up 1d 01:01:02") }
+
+      watch.send(SIGINT)
+      let run = await watch.finish()
+      #expect(run.isSignalled)
+      #expect(
+        run.output.hasSuffix(
+          "load 1.00 2.00 3.00 │ up 1d 01:01:02 │ memory 1.00 of 2.00 GiB available\n"
+        )
+      )
+    }
+  }
+
+  @Test func watchStopsAfterTheGivenSeconds() async throws {
+    try await withTemporaryDirectory { directory in
+      try writeFakeProc(in: directory)
+      let run = try await Program("sysmon").run(
+        ["--source", directory.url.path, "--seconds", "0.3", "--interval", "0.05"],
+        in: directory,
+        timeout: .seconds(30)
+      )
+      #expect(run.status == 0)
+      #expect(run.output.contains("load 1.00 2.00 3.00"))
+    }
+  }
+
+  @Test func badOptionIsAUsageError() async throws {
+    try await withTemporaryDirectory { directory in
+      let run = try await Program("sysmon").run(["--cpu"], in: directory)
+      #expect(run.status == 64)
+      #expect(run.errorOutput.hasPrefix("sysmon: Unknown option '--cpu'."))
+    }
+  }
+}

@@ -1,0 +1,106 @@
+public import Foundation
+public import SharingCore
+import SharingPersistence
+
+/// A todo list kept in a JSON file.
+///
+/// ```swift
+/// let list = TodoList(file: URL(fileURLWithPath: "todos.json"))
+/// let todo = try list.add("Buy milk")
+/// try list.complete(todo.id)
+/// ```
+///
+/// The list is `@Shared(.fileStorage(file))`: changes are written to the file shortly after
+/// they are made (at most once per second, and when the program exits), and changes that
+/// another program makes to the file are played back into ``todos`` as they happen.
+public struct TodoList: Sendable {
+  /// The todos, in the order they were added.
+  @Shared public var todos: [Todo]
+  /// The file that holds the list.
+  public let file: URL
+
+  /// Reads the list from a JSON file; a missing or empty file is an empty list.
+  ///
+  /// - Parameter file: The file that holds the list.
+  public init(file: URL) {
+    _todos = Shared(wrappedValue: [], .fileStorage(file))
+    self.file = file
+  }
+
+  /// Why the file could not be read, if it could not: the list is then empty.
+  public var loadError: (any Error)? { $todos.loadError }
+
+  /// Adds a todo at the end of the list.
+  ///
+  /// - Parameter title: What to do; surrounding white space is dropped.
+  /// - Returns: The new todo, numbered one more than the highest number in the list.
+  /// - Throws: ``TodoError/emptyTitle`` if the title is blank.
+  @discardableResult
+  public func add(_ title: String) throws(TodoError) -> Todo {
+    let title = title.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !title.isEmpty else { throw .emptyTitle }
+    return $todos.withLock { todos in
+      let todo = Todo(id: (todos.map(\.id).max() ?? 0) + 1, title: title)
+      todos.append(todo)
+      return todo
+    }
+  }
+
+  /// Marks a todo done.
+  ///
+  /// The change is made through the todo's own `Shared<Todo>`, derived from the list: what a
+  /// screen showing a single todo would hold.
+  ///
+  /// - Parameter id: The number of the todo.
+  /// - Returns: The todo, done.
+  /// - Throws: ``TodoError/notFound(_:)`` if the list has no such todo.
+  @discardableResult
+  public func complete(_ id: Todo.ID) throws(TodoError) -> Todo {
+    guard let todo = Shared($todos[id: id]) else { throw .notFound(id) }
+    todo.withLock { $0.isDone = true }
+    return todo.wrappedValue
+  }
+
+  /// Removes a todo.
+  ///
+  /// - Parameter id: The number of the todo.
+  /// - Returns: The removed todo.
+  /// - Throws: ``TodoError/notFound(_:)`` if the list has no such todo.
+  @discardableResult
+  public func remove(_ id: Todo.ID) throws(TodoError) -> Todo {
+    try $todos.withLock { (todos: inout [Todo]) throws(TodoError) in
+      guard let index = todos.firstIndex(where: { $0.id == id }) else { throw .notFound(id) }
+      return todos.remove(at: index)
+    }
+  }
+
+  /// Writes the list to its file now, rather than after the short delay.
+  ///
+  /// - Throws: ``TodoError/cannotSave(_:reason:)`` if the file could not be written.
+  public func save() async throws(TodoError) {
+    do {
+      try await $todos.save()
+    } catch {
+      throw .cannotSave(file, reason: error.localizedDescription)
+    }
+  }
+}
+
+/// Why a change to the todo list was refused.
+public enum TodoError: Error, Equatable, CustomStringConvertible {
+  /// The title was blank.
+  case emptyTitle
+  /// No todo has this number.
+  case notFound(Todo.ID)
+  /// The file could not be written.
+  case cannotSave(URL, reason: String)
+
+  /// A description of the error for the user.
+  public var description: String {
+    switch self {
+    case .emptyTitle: "A todo needs a title."
+    case .notFound(let id): "There is no todo #\(id)."
+    case .cannotSave(let file, let reason): "Cannot write \(file.path): \(reason)"
+    }
+  }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import SharingCore
+import SharingDependencies
+import SharingPersistence
+import Testing
+import TodosKit
+
+/// The todo list's logic, on the virtual file system each test gets.
+@Suite struct TodoListTests {
+  let file = URL(fileURLWithPath: "/todos/todos.json")
+
+  @Test func todosAreNumberedOneMoreThanTheHighestNumber() throws {
+    let list = TodoList(file: file)
+    try list.add("Buy milk")
+    try list.add("Walk the dog")
+    try list.remove(1)
+    let todo = try list.add("  Write the report  ")
+    #expect(todo == Todo(id: 3, title: "Write the report"))
+    #expect(list.todos.map(\.id) == [2, 3])
+  }
+
+  @Test func blankTitleIsRefused() {
+    let list = TodoList(file: file)
+    #expect(throws: TodoError.emptyTitle) { try list.add(" \t") }
+    #expect(list.todos.isEmpty)
+  }
+
+  @Test func completingATodoChangesTheListEverywhere() throws {
+    let list = TodoList(file: file)
+    let other = TodoList(file: file)
+    try list.add("Buy milk")
+    try list.add("Walk the dog")
+
+    let done = try list.complete(2)
+
+    #expect(done == Todo(id: 2, title: "Walk the dog", isDone: true))
+    #expect(other.todos.map(\.isDone) == [false, true])
+  }
+
+  @Test func unknownTodoIsReported() throws {
+    let list = TodoList(file: file)
+    try list.add("Buy milk")
+    #expect(throws: TodoError.notFound(7)) { try list.complete(7) }
+    #expect(throws: TodoError.notFound(7)) { try list.remove(7) }
+    #expect(list.todos == [Todo(id: 1, title: "Buy milk")])
+  }
+
+  @Test func listIsSavedToItsFileAsJSON() async throws {
+    @Dependency(\.defaultFileStorage) var storage
+    let list = TodoList(file: file)
+    try list.add("Buy milk")
+    try await list.save()
+
+    let data = try #require(storage.contents(of: file))
+    #expect(try JSONDecoder().decode([Todo].self, from: data) == [Todo(id: 1, title: "Buy milk")])
+  }
+
+  @Test func changeToTheFileByAnotherProgramIsPlayedBack() throws {
+    @Dependency(\.defaultFileStorage) var storage
+    let list = TodoList(file: file)
+    try list.add("Buy milk")
+    let milk = try #require(Array(list.$todos).first)
+
+    storage.simulateExternalWrite(
+      Data(#"[{"id": 1, "title": "Buy oat milk", "isDone": true}]"#.utf8),
+      to: file
+    )
+
+    #expect(list.todos == [Todo(id: 1, title: "Buy oat milk", isDone: true)])
+    #expect(milk.wrappedValue == Todo(id: 1, title: "Buy oat milk", isDone: true))
+  }
+
+  @Test func undecodableFileGivesALoadErrorAndAnEmptyList() {
+    @Dependency(\.defaultFileStorage) var storage
+    storage.simulateExternalWrite(Data("{ not json".utf8), to: file)
+    withKnownIssue {
+      let list = TodoList(file: file)
+      #expect(list.loadError != nil)
+      #expect(list.todos.isEmpty)
+    } matching: { issue in
+      issue.description.contains("could not be decoded as 'Array<Todo>'")
+    }
+  }
+}

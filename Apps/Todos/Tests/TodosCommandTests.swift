@@ -1,0 +1,131 @@
+import AppTestSupport
+import Foundation
+import Testing
+import TodosKit
+
+/// The built `todos`, run as a user would run it, against real files in a temporary
+/// directory.
+@Suite struct TodosCommandTests {
+  @Test func commandsChangeTheListInTheFile() async throws {
+    try await withTemporaryDirectory { directory in
+      let todos = try Program("todos")
+      let file = ["--file", directory.file("todos.json").path]
+      let add = try await todos.run(file + ["add", "Buy", "milk"], in: directory)
+      _ = try await todos.run(file + ["add", "Walk the dog"], in: directory)
+      let done = try await todos.run(file + ["done", "#2"], in: directory)
+      let remove = try await todos.run(file + ["rm", "1"], in: directory)
+      let list = try await todos.run(file, in: directory)
+
+      #expect(add.output == "Added #1 [ ] Buy milk\n")
+      #expect(done.output == "Done: #2 [x] Walk the dog\n")
+      #expect(remove.output == "Removed #1 [ ] Buy milk\n")
+      #expect(list.status == 0)
+      #expect(list.output == "#2 [x] Walk the dog\n")
+      #expect(
+        try savedTodos(directory.file("todos.json")) == [
+          Todo(id: 2, title: "Walk the dog", isDone: true)
+        ]
+      )
+    }
+  }
+
+  @Test func fileComesFromTheEnvironmentWithoutAnOption() async throws {
+    try await withTemporaryDirectory { directory in
+      let file = directory.file("from-env.json")
+      let run = try await Program("todos").run(
+        ["add", "Call mom"],
+        in: directory,
+        environment: ["TODOS_FILE": file.path]
+      )
+      #expect(run.status == 0)
+      #expect(try savedTodos(file) == [Todo(id: 1, title: "Call mom")])
+    }
+  }
+
+  @Test func watchShowsAChangeMadeByAnotherProcess() async throws {
+    try await withTemporaryDirectory { directory in
+      let todos = try Program("todos")
+      let file = ["--file", directory.file("todos.json").path]
+      let watch = try todos.start(file + ["watch"], in: directory)
+      await watch.waitForOutput("the empty list") { $0.contains("No todos.") }
+
+      let add = try await todos.run(file + ["add", "Buy milk"], in: directory)
+      #expect(add.status == 0)
+      await watch.waitForOutput("the added todo") { $0.contains("#1 [ ] Buy milk") }
+
+      watch.send(SIGTERM)
+      let run = await watch.finish()
+      #expect(run.status == 0)
+      #expect(!run.isSignalled)
+      #expect(run.output.contains("── 1 todo, 0 done ──\n#1 [ ] Buy milk\n"))
+    }
+  }
+
+  @Test(arguments: [SIGINT, SIGTERM])
+  func signalLeavesTheLatestListInTheFile(signal: Int32) async throws {
+    try await withTemporaryDirectory { directory in
+      let file = directory.file("todos.json")
+      let adding = try Program("todos").start(["--file", file.path, "add", "-"], in: directory)
+      // NB: The first change is written at once; the next ones wait for the throttle,
+      //     about a second, so the signal arrives while they are pending.
+      adding.write("Buy milk\nWalk the dog\nWrite the report\n")
+      await adding.waitForOutput("the third todo") { $0.contains("Added #3") }
+
+      adding.send(signal)
+      let run = await adding.finish()
+
+      #expect(run.status == 128 + signal)
+      #expect(!run.isSignalled)
+      #expect(
+        try savedTodos(file).map(\.title) == ["Buy milk", "Walk the dog", "Write the report"]
+      )
+    }
+  }
+
+  @Test func demoShowsChangesPlayedBackLiveAndCleansUp() async throws {
+    try await withTemporaryDirectory { directory in
+      let run = try await Program("todos").run(
+        ["demo"],
+        in: directory,
+        environment: ["TMPDIR": directory.url.path]
+      )
+      #expect(run.status == 0, "\(run.errorOutput)")
+      #expect(run.output.contains("   #2 [x] Walk the dog\n"))
+      #expect(run.output.contains("   Added #4 [ ] Call mom\n"))
+      #expect(run.output.contains("   #1 [ ] Buy oat milk\n"))
+      #expect(
+        run.output.contains("The Shared<Todo> for #1 taken in step 2 reads \"Buy oat milk\" too.")
+      )
+      let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
+      #expect(!leftovers.contains { $0.hasPrefix("todos-demo-") })
+    }
+  }
+
+  @Test func unreadableFileIsARuntimeError() async throws {
+    try await withTemporaryDirectory { directory in
+      let run = try await Program("todos").run(
+        ["--file", directory.url.path, "add", "Buy milk"],
+        in: directory
+      )
+      #expect(run.status == 1)
+      #expect(run.errorOutput.hasPrefix("todos: Cannot read \(directory.url.path):"))
+    }
+  }
+
+  @Test func unknownTodoIsARuntimeErrorAndUnknownCommandAUsageError() async throws {
+    try await withTemporaryDirectory { directory in
+      let todos = try Program("todos")
+      let file = ["--file", directory.file("todos.json").path]
+      let done = try await todos.run(file + ["done", "4"], in: directory)
+      let archive = try await todos.run(file + ["archive"], in: directory)
+      #expect(done.status == 1)
+      #expect(done.errorOutput == "todos: There is no todo #4.\n")
+      #expect(archive.status == 64)
+      #expect(archive.errorOutput.hasPrefix("todos: Unknown command 'archive'.\n\nUsage:"))
+    }
+  }
+
+  private func savedTodos(_ file: URL) throws -> [Todo] {
+    try JSONDecoder().decode([Todo].self, from: Data(contentsOf: file))
+  }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import SharingCore
+import SharingDependencies
+import SharingPersistence
+import Testing
+
+/// Integers come back from a property list as whatever width the reader chose: on Linux,
+/// `Int.max` reads back as an `Int64`.
+@Suite struct AppStorageIntegerTests {
+  @Test(arguments: [Int64.max, Int64.min, 0, -42])
+  func integersOfAnyWidthReadAsInt(_ stored: Int64) {
+    @Dependency(\.defaultAppStorage) var store
+    let key = "int-\(stored)"
+    store.set(stored, forKey: key)
+    @Shared(.appStorage(key)) var value = 7
+    #expect(value == Int(stored))
+  }
+
+  @Test func integersOfAnyWidthReadAsDouble() {
+    @Dependency(\.defaultAppStorage) var store
+    store.set(Int64(3), forKey: "ratio")
+    @Shared(.appStorage("ratio")) var ratio = 0.5
+    #expect(ratio == 3)
+  }
+
+  @Test func unsignedIntegerTooLargeForIntIsTheWrongType() {
+    @Dependency(\.defaultAppStorage) var store
+    store.set(UInt64.max, forKey: "huge")
+    withKnownIssue {
+      @Shared(.appStorage("huge")) var huge = 7
+      #expect(huge == 7)
+    } matching: { issue in
+      issue.description.contains("huge")
+    }
+  }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import SharingCore
+import SharingDependencies
+import SharingPersistence
+import Testing
+
+/// Writing what is pending, on demand.
+@Suite struct FlushTests {
+  @Test func flushWritesEveryPendingFileOfEveryStorage() async throws {
+    try await withTemporaryDirectory { directory in
+      let pendingFiles = PendingFiles()
+      let storages = (0..<2).map { _ in
+        FileStorage.fileSystem(scheduler: ManualWriteScheduler(), pendingFiles: pendingFiles)
+      }
+      let urls = (0..<4).map { directory.file("file-\($0).json") }
+      for (index, url) in urls.enumerated() {
+        try withDependencies {
+          $0.defaultFileStorage = storages[index % 2]
+        } operation: {
+          @Shared(.fileStorage(url)) var value = 0
+          try #require(fileText(url) == nil)
+          $value.withLock { $0 = index + 1 }
+          $value.withLock { $0 = (index + 1) * 10 }
+        }
+      }
+      #expect(urls.allSatisfy { fileText($0) == nil })
+      pendingFiles.flushAndWait()
+      #expect(urls.map(fileText) == ["10", "20", "30", "40"])
+    }
+  }
+
+  @Test func programWideFlushWritesReleasedValues() async throws {
+    try await withTemporaryDirectory { directory in
+      let scheduler = ManualWriteScheduler()
+      let storage = FileStorage.fileSystem(scheduler: scheduler)
+      let first = directory.file("first.json")
+      let second = directory.file("nested/second.json")
+      withDependencies {
+        $0.defaultFileStorage = storage
+      } operation: {
+        @Shared(.fileStorage(first)) var one = ""
+        @Shared(.fileStorage(second)) var two = ""
+        $one.withLock { $0 = "one" }
+        $two.withLock { $0 = "two" }
+      }
+      #expect(fileText(first) == nil)
+      await flushPendingWrites()
+      #expect(fileText(first) == #""one""#)
+      #expect(fileText(second) == #""two""#)
+      scheduler.advance(by: .seconds(1))
+      #expect(storage.writeCount(to: first) == 1)
+    }
+  }
+
+  @Test func programWideFlushSynchronizesUserDefaults() throws {
+    let suite = TemporaryUserDefaults.makeSuiteName()
+    let store = try #require(UserDefaults(suiteName: suite))
+    @Shared(.appStorage("count", store: store)) var count = 0
+    $count.withLock { $0 = 3 }
+    flushPendingWritesAndWait()
+    let plist = try Data(contentsOf: URL(fileURLWithPath: suite + ".plist"))
+    let contents = try PropertyListSerialization.propertyList(from: plist, format: nil)
+    #expect((contents as? [String: Any])?["count"] as? Int == 3)
+  }
+
+  @Test func storageFlushWritesOnlyThatStorage() async throws {
+    try await withDiskStorage { storage, _, directory in
+      let url = directory.file("count.json")
+      @Shared(.fileStorage(url)) var count = 0
+      $count.withLock { $0 = 1 }
+      #expect(fileText(url) == nil)
+      storage.flushPendingWritesAndWait()
+      #expect(fileText(url) == "1")
+    }
+  }
+}
