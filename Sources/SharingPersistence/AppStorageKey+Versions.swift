@@ -22,14 +22,14 @@ extension SharedReaderKey {
   /// written without a version is version 1, and later versions are stored in the envelope
   /// described in <doc:Migrations>. A value stored at an older version is migrated when it
   /// is loaded and written back at once. A value that cannot be migrated sets
-  /// ``Shared/loadError`` to a ``MigrationError``; it is copied to the key
+  /// ``/SharingCore/Shared/loadError`` to a ``MigrationError``; it is copied to the key
   /// `<key>.corrupt-<UTC timestamp>` before the key is next written.
   ///
   /// - Parameters:
   ///   - key: The name of the value in the store.
   ///   - version: The schema version the key reads and writes, from 1.
   ///   - migrations: A migration from each older version the key still reads.
-  ///   - store: The store to use; by default ``DependencyValues/defaultAppStorage``.
+  ///   - store: The store to use; by default ``SharingDependencies/DependencyValues/defaultAppStorage``.
   /// - Returns: A user defaults key.
   public static func appStorage<Value: Codable>(
     _ key: String,

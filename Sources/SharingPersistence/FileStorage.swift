@@ -73,7 +73,7 @@ public struct FileStorage: Hashable, Sendable {
   /// ```
   ///
   /// Each call makes a new storage: create one and keep it. A key can still ask for its own
-  /// interval, with ``SharedReaderKey/fileStorage(_:throttle:decoder:encoder:)``.
+  /// interval, with ``SharingCore/SharedReaderKey/fileStorage(_:throttle:decoder:encoder:)``.
   ///
   /// - Parameter throttle: The least time between two throttled writes of a file; zero
   ///   writes every change through, before the change returns.

@@ -22,7 +22,7 @@ extension SharedReaderKey {
   ///
   /// A file written without a version is version 1. A value stored at an older version is
   /// migrated when it is loaded, and written back at once in the current version. A value
-  /// that cannot be migrated sets ``Shared/loadError`` to a ``MigrationError`` and leaves
+  /// that cannot be migrated sets ``/SharingCore/Shared/loadError`` to a ``MigrationError`` and leaves
   /// the default value in memory; its bytes are kept in a sibling file before the file is
   /// next written. See <doc:Migrations>.
   ///

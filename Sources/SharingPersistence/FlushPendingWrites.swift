@@ -18,8 +18,8 @@ import Dispatch
 /// that were already released, and every user defaults store changed through a key. Writes
 /// made after it was called may or may not be included.
 ///
-/// A failed write is not thrown here: it sets the ``Shared/saveError`` of the shared values
-/// involved. To write one value and learn whether it worked, use ``Shared/save()``.
+/// A failed write is not thrown here: it sets the ``/SharingCore/Shared/saveError`` of the shared values
+/// involved. To write one value and learn whether it worked, use ``/SharingCore/Shared/save()``.
 ///
 /// See <doc:Durability> for what is written when the process ends.
 public func flushPendingWrites() async {

@@ -1,4 +1,4 @@
-/// Why a value stored at a schema version could not be read: the ``Shared/loadError`` of
+/// Why a value stored at a schema version could not be read: the ``/SharingCore/Shared/loadError`` of
 /// a key that declares a version.
 ///
 /// ```swift
