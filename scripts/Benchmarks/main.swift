@@ -9,11 +9,11 @@
 //                   or timing (for a profiler: valgrind --tool=callgrind ... --profile N)
 
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Musl)
-import Musl
+  import Musl
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #endif
 
 struct Options {

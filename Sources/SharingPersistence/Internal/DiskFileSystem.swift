@@ -2,11 +2,11 @@ import Foundation
 import SharingDependencies
 
 #if canImport(Darwin)
-import Darwin
+  import Darwin
 #elseif canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Musl)
-import Musl
+  import Musl
 #endif
 
 /// The real file system: atomic replacement through a temporary sibling file, and change
@@ -129,10 +129,10 @@ struct DiskFileSystem: FileSystemBackend {
 /// The C library's `write`, which the ``DiskFileSystem/write(_:to:)`` method would shadow.
 private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
   #if canImport(Darwin)
-  Darwin.write(descriptor, bytes, count)
+    Darwin.write(descriptor, bytes, count)
   #elseif canImport(Glibc)
-  Glibc.write(descriptor, bytes, count)
+    Glibc.write(descriptor, bytes, count)
   #elseif canImport(Musl)
-  Musl.write(descriptor, bytes, count)
+    Musl.write(descriptor, bytes, count)
   #endif
 }

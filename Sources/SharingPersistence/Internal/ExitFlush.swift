@@ -1,11 +1,11 @@
 import SharingDependencies
 
 #if canImport(Darwin)
-import Darwin
+  import Darwin
 #elseif canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Musl)
-import Musl
+  import Musl
 #endif
 
 /// Work that must finish before the process exits normally: pending file writes and

@@ -1,5 +1,5 @@
-import SharingDependencies
 import Foundation
+import SharingDependencies
 
 /// A virtual file system held in memory, for tests and previews.
 ///

@@ -1,11 +1,11 @@
 import CMallocInfo
 
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Musl)
-import Musl
+  import Musl
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #endif
 
 /// Monotonic time in nanoseconds.
@@ -19,11 +19,11 @@ func now() -> UInt64 {
 /// Bytes currently allocated with `malloc`, counting live blocks only.
 func allocatedBytes() -> Int {
   #if canImport(Glibc)
-  // NB: 'mallinfo2' (glibc 2.33+) counts the bytes of every live malloc block, whatever
-  //     arena or mmap it came from; Swift allocates every object through malloc.
-  let info = mallinfo2()
-  return Int(info.uordblks + info.hblkhd)
+    // NB: 'mallinfo2' (glibc 2.33+) counts the bytes of every live malloc block, whatever
+    //     arena or mmap it came from; Swift allocates every object through malloc.
+    let info = mallinfo2()
+    return Int(info.uordblks + info.hblkhd)
   #else
-  return 0
+    return 0
   #endif
 }
