@@ -22,7 +22,12 @@ extension Shared where Value: Sendable {
     line: UInt = #line
   ) {
     self.init(
-      reference: Self.reference(for: key, initialValue: wrappedValue, fileID: fileID, line: line)
+      reference: .persisted(
+        by: key,
+        saver: key,
+        initialValue: wrappedValue,
+        site: CallSite(fileID: fileID, line: line)
+      )
     )
   }
 
@@ -38,7 +43,12 @@ extension Shared where Value: Sendable {
     line: UInt = #line
   ) where Value == Wrapped? {
     self.init(
-      reference: Self.reference(for: key, initialValue: { nil }, fileID: fileID, line: line)
+      reference: .persisted(
+        by: key,
+        saver: key,
+        initialValue: { nil },
+        site: CallSite(fileID: fileID, line: line)
+      )
     )
   }
 
@@ -50,12 +60,7 @@ extension Shared where Value: Sendable {
   )
   public init(_ key: some SharedKey<Value>) {
     self.init(
-      reference: Self.reference(
-        for: key,
-        initialValue: { fatalError() },
-        fileID: #fileID,
-        line: #line
-      )
+      reference: .persisted(by: key, saver: key, initialValue: { fatalError() }, site: nil)
     )
   }
 
@@ -75,11 +80,11 @@ extension Shared where Value: Sendable {
     line: UInt = #line
   ) {
     self.init(
-      reference: Self.reference(
-        for: key,
+      reference: .persisted(
+        by: key,
+        saver: key,
         initialValue: key.defaultValue,
-        fileID: fileID,
-        line: line
+        site: CallSite(fileID: fileID, line: line)
       )
     )
   }
@@ -98,7 +103,12 @@ extension Shared where Value: Sendable {
     line: UInt = #line
   ) {
     self.init(
-      reference: Self.reference(for: key, initialValue: wrappedValue, fileID: fileID, line: line)
+      reference: .persisted(
+        by: key,
+        saver: key,
+        initialValue: wrappedValue,
+        site: CallSite(fileID: fileID, line: line)
+      )
     )
   }
 
@@ -113,48 +123,25 @@ extension Shared where Value: Sendable {
   ///   failed to load with.
   public init(require key: some SharedKey<Value>) async throws {
     let value = try await requireValue(for: key)
-    let references = PersistentReferences.current
-    let root = references.reference(
-      for: key,
-      saver: key,
-      initialValue: { value },
-      loading: false,
-      site: nil
+    self.init(
+      reference: .persisted(
+        by: key,
+        saver: key,
+        initialValue: { value },
+        loading: false,
+        site: nil
+      )
     )
-    self.init(reference: HandleReference(base: root))
   }
 
   /// Makes this shared value, and every copy of it, use another key, then loads it.
   ///
   /// - Parameter key: The key to use from now on.
   public func load(_ key: some SharedKey<Value>) async throws {
-    let references = PersistentReferences.current
-    let current = wrappedValue
-    let root = references.reference(
-      for: key,
-      saver: key,
-      initialValue: { current },
-      loading: false,
-      site: nil
-    )
-    reference.redirect(to: HandleReference(base: root))
+    reference.switchKey(to: key, saver: key, keeping: wrappedValue)
     try await load()
   }
 
-  private static func reference(
-    for key: some SharedKey<Value>,
-    initialValue: () -> Value,
-    fileID: StaticString,
-    line: UInt
-  ) -> SharedReference<Value> {
-    let root = PersistentReferences.current.reference(
-      for: key,
-      saver: key,
-      initialValue: initialValue,
-      site: CallSite(fileID: fileID, line: line)
-    )
-    return HandleReference(base: root)
-  }
 }
 
 extension Shared {

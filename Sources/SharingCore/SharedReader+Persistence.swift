@@ -15,7 +15,12 @@ extension SharedReader where Value: Sendable {
     line: UInt = #line
   ) {
     self.init(
-      reference: Self.reference(for: key, initialValue: wrappedValue, fileID: fileID, line: line)
+      reference: .persisted(
+        by: key,
+        saver: nil,
+        initialValue: wrappedValue,
+        site: CallSite(fileID: fileID, line: line)
+      )
     )
   }
 
@@ -31,7 +36,12 @@ extension SharedReader where Value: Sendable {
     line: UInt = #line
   ) where Value == Wrapped? {
     self.init(
-      reference: Self.reference(for: key, initialValue: { nil }, fileID: fileID, line: line)
+      reference: .persisted(
+        by: key,
+        saver: nil,
+        initialValue: { nil },
+        site: CallSite(fileID: fileID, line: line)
+      )
     )
   }
 
@@ -43,12 +53,7 @@ extension SharedReader where Value: Sendable {
   )
   public init(_ key: some SharedReaderKey<Value>) {
     self.init(
-      reference: Self.reference(
-        for: key,
-        initialValue: { fatalError() },
-        fileID: #fileID,
-        line: #line
-      )
+      reference: .persisted(by: key, saver: nil, initialValue: { fatalError() }, site: nil)
     )
   }
 
@@ -64,11 +69,11 @@ extension SharedReader where Value: Sendable {
     line: UInt = #line
   ) {
     self.init(
-      reference: Self.reference(
-        for: key,
+      reference: .persisted(
+        by: key,
+        saver: nil,
         initialValue: key.defaultValue,
-        fileID: fileID,
-        line: line
+        site: CallSite(fileID: fileID, line: line)
       )
     )
   }
@@ -87,7 +92,12 @@ extension SharedReader where Value: Sendable {
     line: UInt = #line
   ) {
     self.init(
-      reference: Self.reference(for: key, initialValue: wrappedValue, fileID: fileID, line: line)
+      reference: .persisted(
+        by: key,
+        saver: nil,
+        initialValue: wrappedValue,
+        site: CallSite(fileID: fileID, line: line)
+      )
     )
   }
 
@@ -98,48 +108,25 @@ extension SharedReader where Value: Sendable {
   ///   failed to load with.
   public init(require key: some SharedReaderKey<Value>) async throws {
     let value = try await requireValue(for: key)
-    let references = PersistentReferences.current
-    let root = references.reference(
-      for: key,
-      saver: nil,
-      initialValue: { value },
-      loading: false,
-      site: nil
+    self.init(
+      reference: .persisted(
+        by: key,
+        saver: nil,
+        initialValue: { value },
+        loading: false,
+        site: nil
+      )
     )
-    self.init(reference: HandleReference(base: root))
   }
 
   /// Makes this reader, and every copy of it, use another key, then loads it.
   ///
   /// - Parameter key: The key to use from now on.
   public func load(_ key: some SharedReaderKey<Value>) async throws {
-    let references = PersistentReferences.current
-    let current = wrappedValue
-    let root = references.reference(
-      for: key,
-      saver: nil,
-      initialValue: { current },
-      loading: false,
-      site: nil
-    )
-    reference.redirect(to: HandleReference(base: root))
+    reference.switchKey(to: key, saver: nil, keeping: wrappedValue)
     try await load()
   }
 
-  private static func reference(
-    for key: some SharedReaderKey<Value>,
-    initialValue: () -> Value,
-    fileID: StaticString,
-    line: UInt
-  ) -> SharedReference<Value> {
-    let root = PersistentReferences.current.reference(
-      for: key,
-      saver: nil,
-      initialValue: initialValue,
-      site: CallSite(fileID: fileID, line: line)
-    )
-    return HandleReference(base: root)
-  }
 }
 
 extension SharedReader {

@@ -29,19 +29,11 @@ extension SharedReaderKey {
     _ url: URL,
     throttle: Duration,
     decoder: JSONDecoder = JSONDecoder(),
-    encoder: JSONEncoder = {
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-      return encoder
-    }()
+    encoder: JSONEncoder = defaultFileStorageEncoder()
   ) -> Self where Self == FileStorageKey<Value> {
     FileStorageKey(
       url: url,
-      format: StoredFormat(
-        isJSON: true,
-        decode: { try decoder.decode(Value.self, from: $0) },
-        encode: { try encoder.encode($0) }
-      ),
+      format: .json(decoder: decoder, encoder: encoder),
       throttle: throttle
     )
   }

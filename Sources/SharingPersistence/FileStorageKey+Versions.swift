@@ -42,20 +42,15 @@ extension SharedReaderKey {
     migrations: [SchemaMigration<Value>],
     throttle: Duration? = nil,
     decoder: JSONDecoder = JSONDecoder(),
-    encoder: JSONEncoder = {
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-      return encoder
-    }()
+    encoder: JSONEncoder = defaultFileStorageEncoder()
   ) -> Self where Self == FileStorageKey<Value> {
     FileStorageKey(
       url: url,
-      format: StoredFormat(
+      format: .json(
+        decoder: decoder,
+        encoder: encoder,
         version: version,
-        migrations: migrations,
-        isJSON: true,
-        decode: { try decoder.decode(Value.self, from: $0) },
-        encode: { try encoder.encode($0) }
+        migrations: migrations
       ),
       throttle: throttle
     )

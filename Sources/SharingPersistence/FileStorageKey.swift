@@ -145,19 +145,11 @@ extension SharedReaderKey {
   public static func fileStorage<Value: Codable>(
     _ url: URL,
     decoder: JSONDecoder = JSONDecoder(),
-    encoder: JSONEncoder = {
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-      return encoder
-    }()
+    encoder: JSONEncoder = defaultFileStorageEncoder()
   ) -> Self where Self == FileStorageKey<Value> {
     FileStorageKey(
       url: url,
-      format: StoredFormat(
-        isJSON: true,
-        decode: { try decoder.decode(Value.self, from: $0) },
-        encode: { try encoder.encode($0) }
-      )
+      format: .json(decoder: decoder, encoder: encoder)
     )
   }
 
@@ -192,4 +184,13 @@ extension SharedReaderKey {
   ) -> Self where Self == FileStorageKey<Value> {
     FileStorageKey(url: url, format: StoredFormat(isJSON: false, decode: decode, encode: encode))
   }
+}
+
+/// The encoder `fileStorage` keys use by default: pretty-printed JSON with sorted keys, which
+/// reads well and diffs well.
+@usableFromInline
+func defaultFileStorageEncoder() -> JSONEncoder {
+  let encoder = JSONEncoder()
+  encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+  return encoder
 }

@@ -111,16 +111,13 @@ struct VersionedCodableLookup<Value: Codable & Sendable>: AppStorageLookup {
 
   init(key: String, version: Int, migrations: [SchemaMigration<Value>]) {
     self.key = key
-    self.format = StoredFormat(
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    self.format = .json(
+      decoder: JSONDecoder(),
+      encoder: encoder,
       version: version,
-      migrations: migrations,
-      isJSON: true,
-      decode: { try JSONDecoder().decode(Value.self, from: $0) },
-      encode: {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return try encoder.encode($0)
-      }
+      migrations: migrations
     )
   }
 

@@ -24,28 +24,16 @@ struct StoredFormat<Value>: Sendable {
     case migrated(Value)
   }
 
-  /// A format without versions.
+  /// A format at `version` (`nil` for a key without versions), reading older versions
+  /// through `migrations`.
   init(
+    version: Int? = nil,
+    migrations: [SchemaMigration<Value>] = [],
     isJSON: Bool,
     decode: @escaping @Sendable (Data) throws -> Value,
     encode: @escaping @Sendable (Value) throws -> Data
   ) {
-    self.version = nil
-    self.migrations = [:]
-    self.isJSON = isJSON
-    self.decodeValue = decode
-    self.encodeValue = encode
-  }
-
-  /// A format at `version`, reading older versions through `migrations`.
-  init(
-    version: Int,
-    migrations: [SchemaMigration<Value>],
-    isJSON: Bool,
-    decode: @escaping @Sendable (Data) throws -> Value,
-    encode: @escaping @Sendable (Value) throws -> Data
-  ) {
-    self.version = max(version, 1)
+    self.version = version.map { max($0, 1) }
     // NB: The last migration listed for a version wins, as the last assignment would.
     self.migrations = Dictionary(migrations.map { ($0.version, $0) }) { $1 }
     self.isJSON = isJSON
@@ -104,5 +92,23 @@ struct StoredFormat<Value>: Sendable {
     } catch {
       throw failure(at: current, .decodingFailed(error))
     }
+  }
+}
+
+extension StoredFormat where Value: Codable & Sendable {
+  /// The JSON coding of a `Codable` value, at `version` if the key has one.
+  static func json(
+    decoder: JSONDecoder,
+    encoder: JSONEncoder,
+    version: Int? = nil,
+    migrations: [SchemaMigration<Value>] = []
+  ) -> Self {
+    StoredFormat(
+      version: version,
+      migrations: migrations,
+      isJSON: true,
+      decode: { try decoder.decode(Value.self, from: $0) },
+      encode: { try encoder.encode($0) }
+    )
   }
 }
