@@ -32,21 +32,23 @@ let package = Package(
     ),
     .testTarget(
       name: "SharingCoreTests",
-      dependencies: ["SharingCore", "SharingDependencies", "SharingTesting"]
+      dependencies: ["SharingCore", "SharingDependencies", "SharingTesting", "TestSupport"]
     ),
     .testTarget(
       name: "SharingPersistenceTests",
       dependencies: [
         "SharingPersistence", "SharingCore", "SharingDependencies", "SharingTesting",
-        "PersistenceProbe",
+        "TestSupport", "PersistenceProbe",
       ]
     ),
     // A program the persistence tests run as a second process.
     .executableTarget(
       name: "PersistenceProbe",
-      dependencies: ["SharingPersistence", "SharingCore", "SharingDependencies"],
+      dependencies: ["SharingPersistence", "SharingCore", "SharingDependencies", "TestSupport"],
       path: "Tests/Helpers/PersistenceProbe"
     ),
+    // Helpers the test targets share: concurrency, a watchdog, seeded randomness.
+    .target(name: "TestSupport", dependencies: ["SharingDependencies"], path: "Tests/Support"),
     .testTarget(name: "SharingTestingTests", dependencies: ["SharingTesting", "Sharing"]),
     .testTarget(name: "SharingTests", dependencies: ["Sharing", "SharingTesting"]),
 

@@ -1,4 +1,5 @@
 import SharingCore
+import TestSupport
 import Testing
 
 @Suite struct ConcurrencyTests {

@@ -1,6 +1,7 @@
 import Observation
 import SharingCore
 import SharingDependencies
+import TestSupport
 import Testing
 
 /// Counts `withObservationTracking` change notifications.

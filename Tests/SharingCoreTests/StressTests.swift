@@ -1,6 +1,7 @@
 import Foundation
 import Observation
 import SharingDependencies
+import TestSupport
 import Testing
 
 @testable import SharingCore
@@ -15,7 +16,7 @@ import Testing
   @Test func mixedOperationsOnOneValueGiveExactTotals() async throws {
     let root = Locked<WeakRoot?>(nil)
     let observed = Locked(0)
-    try await withDeadlockWatchdog {
+    try await withWatchdog {
       let board = Shared(value: Board())
       root.withLock { $0 = WeakRoot(board.reference) }
       // NB: The sequence ends cleanly when left, and releases the root.
@@ -43,7 +44,7 @@ import Testing
   @Test func valuesStayInOrderUnderConcurrentWrites() async throws {
     let count = Shared(value: 0)
     let total = Self.workers * Self.iterations
-    try await withDeadlockWatchdog {
+    try await withWatchdog {
       let consumer = Task {
         var received: [Int] = []
         for await value in count.values {
@@ -69,7 +70,7 @@ import Testing
     let store = TestStore<Int>()
     let roots = Locked<[WeakRoot]>([])
     let references = DependencyValues.current.persistentReferences
-    try await withDeadlockWatchdog {
+    try await withWatchdog {
       await runConcurrently(tasks: Self.workers / 2, threads: Self.workers / 2) { _ in
         withDependencies {
           $0.persistentReferences = references
@@ -181,83 +182,4 @@ struct WeakRoot: @unchecked Sendable {
   init(_ reference: AnyObject) {
     self.reference = reference
   }
-}
-
-/// Runs `body` on `tasks` child tasks and `threads` threads at once, each given its index;
-/// returns when all have finished.
-func runConcurrently(
-  tasks: Int,
-  threads: Int,
-  _ body: @escaping @Sendable (Int) -> Void
-) async {
-  await withTaskGroup(of: Void.self) { group in
-    for index in 0..<tasks {
-      group.addTask { body(index) }
-    }
-    for index in tasks..<(tasks + threads) {
-      group.addTask {
-        // NB: The thread drops the body before it says it is done: a finished thread keeps
-        //     its closure until it is torn down, which would keep the values it captured.
-        let work = Locked<(@Sendable (Int) -> Void)?>(body)
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-          Thread.detachNewThread {
-            do {
-              let body = work.withLock { work in
-                defer { work = nil }
-                return work
-              }
-              body?(index)
-            }
-            done.resume()
-          }
-        }
-      }
-    }
-  }
-}
-
-/// Runs an operation, failing the test with "deadlock" if it does not finish within a bound.
-///
-/// Unlike a task group, it does not wait for an operation that is stuck on a lock: it
-/// records the failure and returns.
-func withDeadlockWatchdog(
-  seconds: Int = 60,
-  sourceLocation: SourceLocation = #_sourceLocation,
-  _ operation: @escaping @Sendable () async throws -> Void
-) async throws {
-  let finished = Locked(false)
-  let timer = Locked<Task<Void, Never>?>(nil)
-  let result: Result<Void, any Error>? = await withCheckedContinuation { continuation in
-    let resume = { @Sendable (result: Result<Void, any Error>?) in
-      guard
-        finished.withLock({ done in
-          defer { done = true }; return !done
-        })
-      else { return }
-      continuation.resume(returning: result)
-    }
-    timer.withLock {
-      $0 = Task {
-        try? await Task.sleep(for: .seconds(seconds))
-        resume(nil)
-      }
-    }
-    Task {
-      do {
-        try await operation()
-        resume(.success(()))
-      } catch {
-        resume(.failure(error))
-      }
-    }
-  }
-  timer.withLock { $0?.cancel() }
-  guard let result else {
-    Issue.record(
-      "deadlock: the operation did not finish within \(seconds)s",
-      sourceLocation: sourceLocation
-    )
-    return
-  }
-  try result.get()
 }

@@ -2,6 +2,7 @@ import Foundation
 import SharingCore
 import SharingDependencies
 import SharingPersistence
+import TestSupport
 import Testing
 
 /// Hostile files on the real disk: nothing crashes or hangs, the failure is reported with the

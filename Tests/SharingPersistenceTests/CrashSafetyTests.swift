@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Integration tests: a second process writing a file is killed or signalled, and the file

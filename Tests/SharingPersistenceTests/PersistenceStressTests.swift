@@ -2,6 +2,7 @@ import Foundation
 import Observation
 import SharingDependencies
 import SharingPersistence
+import TestSupport
 import Testing
 
 @testable import SharingCore
@@ -69,7 +70,7 @@ import Testing
     let roots = WeakReferences()
     let references = DependencyValues.current.persistentReferences
     let observed = Locked(0)
-    try await withDeadlockWatchdog {
+    try await withWatchdog {
       await runConcurrently(tasks: Self.workers / 2, threads: Self.workers / 2) { worker in
         withDependencies {
           $0.persistentReferences = references

@@ -2,6 +2,7 @@ import Foundation
 import SharingCore
 import SharingDependencies
 import SharingPersistence
+import TestSupport
 
 /// `fuzz-decode <seed> <iterations> <directory>`: random and mutated JSON through the decode
 /// path of file storage. Prints a line starting with "FUZZ FAILURE" and exits with status 1

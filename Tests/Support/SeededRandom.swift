@@ -1,13 +1,15 @@
 /// A random number generator with a fixed seed (SplitMix64), so that a failing run of a
 /// randomised test can be repeated exactly.
-struct SeededRandom: RandomNumberGenerator {
+public struct SeededRandom: RandomNumberGenerator {
   private var state: UInt64
 
-  init(seed: UInt64) {
+  /// Creates a generator that starts from `seed`.
+  public init(seed: UInt64) {
     state = seed
   }
 
-  mutating func next() -> UInt64 {
+  /// The next random number.
+  public mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
