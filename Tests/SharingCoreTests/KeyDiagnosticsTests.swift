@@ -51,7 +51,7 @@ private struct IdentifiedKey<Value: Sendable>: SharedKey {
   @Test func keyUsedWithTwoDefaultsIsReportedWithBothPlaces() {
     let store = TestStore<Int>()
     @Shared(.test("count", store: store)) var first = 0
-    withKnownIssue {
+    expectDefaultsReport {
       @Shared(.test("count", store: store)) var second = 10
       #expect(second == 0)
     } matching: { issue in

@@ -186,11 +186,9 @@ import Testing
     let key = TestKey<Bool>.Default[.test("isOn", store: store), default: true]
     @Shared(key) var isOn
     #expect(isOn)
-    withKnownIssue {
+    expectDefaultsReport {
       @Shared(key) var sameKey = false
       #expect(sameKey)
-    } matching: { issue in
-      issue.description.contains("is used with two defaults")
     }
   }
 
