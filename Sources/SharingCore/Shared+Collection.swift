@@ -34,18 +34,7 @@ extension RangeReplaceableCollection {
   /// - Parameter shared: A shared collection.
   public init<Base: MutableCollection>(_ shared: Shared<Base>)
   where Element == Shared<Base.Element>, Base.Element: Identifiable {
-    let collection = shared.wrappedValue
-    self.init(
-      zip(collection.indices, collection).map { index, element in
-        Shared<Base.Element>(
-          reference: IdentifiedElementReference(
-            base: shared.reference,
-            element: element,
-            index: index
-          )
-        )
-      }
-    )
+    self.init(elementReferences(of: shared.reference).map { Shared(reference: $0) })
   }
 
   /// Creates a collection of readers from a shared reader of a collection of identifiable
@@ -54,17 +43,16 @@ extension RangeReplaceableCollection {
   /// - Parameter shared: A reader of a collection.
   public init<Base: MutableCollection>(_ shared: SharedReader<Base>)
   where Element == SharedReader<Base.Element>, Base.Element: Identifiable {
-    let collection = shared.wrappedValue
-    self.init(
-      zip(collection.indices, collection).map { index, element in
-        SharedReader<Base.Element>(
-          reference: IdentifiedElementReference(
-            base: shared.reference,
-            element: element,
-            index: index
-          )
-        )
-      }
-    )
+    self.init(elementReferences(of: shared.reference).map { SharedReader(reference: $0) })
+  }
+}
+
+/// A reference to each element of a collection, found by its identity.
+private func elementReferences<Base: MutableCollection>(
+  of base: SharedReference<Base>
+) -> [SharedReference<Base.Element>] where Base.Element: Identifiable {
+  let collection = base.resolvedRead()
+  return zip(collection.indices, collection).map { index, element in
+    IdentifiedElementReference(base: base, element: element, index: index)
   }
 }

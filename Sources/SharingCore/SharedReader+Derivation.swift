@@ -2,7 +2,7 @@ extension SharedReader {
   /// Derives a reader for a part of this value.
   public subscript<Member>(dynamicMember keyPath: KeyPath<Value, Member>) -> SharedReader<Member> {
     SharedReader<Member>(
-      reference: ReadOnlyReference(base: reference, name: "\(keyPath)") { $0[keyPath: keyPath] }
+      reference: ReadOnlyReference(base: reference, name: { "\(keyPath)" }) { $0[keyPath: keyPath] }
     )
   }
 
@@ -27,7 +27,7 @@ extension SharedReader {
     _ transform: @escaping @Sendable (Value) -> Member
   ) -> SharedReader<Member> {
     SharedReader<Member>(
-      reference: ReadOnlyReference(base: reference, name: "read", transform: transform)
+      reference: ReadOnlyReference(base: reference, name: { "read" }, transform: transform)
     )
   }
 }

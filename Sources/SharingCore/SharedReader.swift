@@ -26,6 +26,18 @@ public struct SharedReader<Value> {
     self.init(reference: RootReference(value: value))
   }
 
+  /// A reader of a value that never changes, for previews and tests.
+  ///
+  /// ```swift
+  /// SettingsView(isHapticsEnabled: .constant(true))
+  /// ```
+  ///
+  /// - Parameter value: The value.
+  /// - Returns: A reader of `value`.
+  public static func constant(_ value: sending Value) -> Self {
+    Self(value: value)
+  }
+
   /// Creates a reader from another one, sharing its reference.
   ///
   /// - Parameter projectedValue: The reader to share.

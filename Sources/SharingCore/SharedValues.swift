@@ -9,8 +9,11 @@ import SharingDependencies
 /// }
 /// ```
 ///
-/// Every change is delivered, in order, however slowly the sequence is consumed; the
-/// sequence ends when the consuming task is cancelled.
+/// Values are delivered in order, however slowly the sequence is consumed: every change made
+/// from one thread, and for changes made from several threads at once, at least the value
+/// after the last of them. The sequence observes the reference it was created from: after
+/// ``Shared/load(_:)`` switches keys, create a new one. It ends when the consuming task is
+/// cancelled.
 public struct SharedValues<Value: Sendable>: AsyncSequence, Sendable {
   /// The type of element produced: the shared value.
   public typealias Element = Value
@@ -23,15 +26,13 @@ public struct SharedValues<Value: Sendable>: AsyncSequence, Sendable {
   public func makeAsyncIterator() -> Iterator {
     let (stream, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: .unbounded)
     let reference = self.reference.resolved
-    // NB: Reading and yielding is one step: two writers notifying at once could otherwise
-    //     yield their reads in the opposite order, and end the sequence on an older value.
-    let yielding = Locked(continuation)
-    let yieldCurrentValue = { @Sendable in
-      yielding.withLock { _ = $0.yield(reference.read()) }
+    let drain = YieldDrain()
+    let yieldLatestValue = { @Sendable in
+      drain.run { continuation.yield(reference.read()) }
     }
-    let token = reference.addObserver(yieldCurrentValue)
+    let token = reference.addObserver(yieldLatestValue)
     continuation.onTermination = { _ in token.remove() }
-    yieldCurrentValue()
+    yieldLatestValue()
     return Iterator(base: stream.makeAsyncIterator())
   }
 
@@ -59,4 +60,31 @@ extension Shared where Value: Sendable {
 extension SharedReader where Value: Sendable {
   /// The current value, then the value after each change, as an asynchronous sequence.
   public var values: SharedValues<Value> { SharedValues(reference: reference) }
+}
+
+/// Runs yields one at a time, the latest requested last, without holding a lock while one
+/// runs: a request made while another thread yields is run by that thread when it is done.
+private final class YieldDrain: Sendable {
+  private let state = Locked((isRunning: false, isRequested: false))
+
+  func run(_ yield: () -> Void) {
+    let claimed = state.withLock { state in
+      state.isRequested = true
+      guard !state.isRunning else { return false }
+      state.isRunning = true
+      return true
+    }
+    guard claimed else { return }
+    while state.withLock({ state in
+      guard state.isRequested else {
+        state.isRunning = false
+        return false
+      }
+      state.isRequested = false
+      return true
+    }) {
+      // NB: Outside the lock: reading may run a reader's transform, which is user code.
+      yield()
+    }
+  }
 }

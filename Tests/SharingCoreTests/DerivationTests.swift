@@ -151,3 +151,12 @@ import Testing
     #expect(isPositive.wrappedValue)
   }
 }
+
+@Suite struct UnwrappedWriteTests {
+  @Test func theBaseKeepsItsValueWhileAnUnwrappedWriteRuns() throws {
+    let parent = Shared<Int?>(value: 1)
+    let child = try #require(Shared(parent))
+    child.withLock { $0 += parent.wrappedValue ?? -100 }
+    #expect(parent.wrappedValue == 2)
+  }
+}

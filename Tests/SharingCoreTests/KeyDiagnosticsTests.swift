@@ -88,3 +88,12 @@ private struct IdentifiedKey<Value: Sendable>: SharedKey {
     #expect(first.wrappedValue == 1 && second.wrappedValue == 1)
   }
 }
+
+@Suite struct NondeterministicDefaultTests {
+  @Test func defaultsThatDifferFromThemselvesAreNotReported() {
+    let store = TestStore<Double>()
+    @Shared(.test("startedAt", store: store)) var first = Double.random(in: 0..<1)
+    @Shared(.test("startedAt", store: store)) var second = Double.random(in: 0..<1)
+    #expect(first == second)
+  }
+}

@@ -140,3 +140,24 @@ private final class ChangeCounter: Sendable {
     }
   }
 }
+
+@Suite struct RedirectionObservationTests {
+  @Test func switchingKeysNotifiesATrackedRead() async throws {
+    let first = TestStore(1)
+    let second = TestStore(2)
+    let value = Shared(wrappedValue: 0, .test("first", store: first))
+    let changes = ChangeCounter()
+    changes.track { _ = value.wrappedValue }
+    try await value.load(.test("second", store: second))
+    #expect(value.wrappedValue == 2)
+    #expect(changes.value == 1)
+  }
+
+  @Test func assigningTheProjectionNotifiesATrackedRead() {
+    let value = Shared(value: 1)
+    let changes = ChangeCounter()
+    changes.track { _ = value.wrappedValue }
+    value.projectedValue = Shared(value: 50)
+    #expect(changes.value == 1)
+  }
+}

@@ -139,17 +139,19 @@ import Testing
     }
   }
 
-  @Test func continuationNeverResumedReportsAnIssueAndDoesNotHang() async throws {
+  @Test func continuationNeverResumedFailsTheLoadKeepsTheValueAndDoesNotHang() async throws {
     let store = TestStore<Int>()
     @Shared(.test("count", store: store)) var count = 4
+    $count.withLock { $0 = 42 }
     store.setLoadBehavior(.neverResuming)
-    try await withKnownIssue {
-      try await $count.load()
+    await withKnownIssue {
+      await #expect(throws: (any Error).self) { try await $count.load() }
     } matching: { issue in
       issue.description.contains("released without being resumed")
     }
     #expect(!$count.isLoading)
-    #expect(count == 4)
+    #expect(count == 42)
+    #expect("\($count.loadError.map { "\($0)" } ?? "")".contains("without resuming"))
   }
 
   @Test func requireThrowsWhenTheStoreHasNoValue() async {

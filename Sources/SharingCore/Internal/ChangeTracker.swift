@@ -18,15 +18,19 @@ package final class ChangeTracker: Sendable {
     package let id: ObjectIdentifier
     /// Reads the root's current value, ignoring any assertion in progress.
     package let current: @Sendable () -> Any
+    /// Describes the key the root is persisted with, lazily: a key's description is its own
+    /// code, and snapshots are taken with the root locked.
+    private let describeKey: @Sendable () -> String?
+
     /// The key the root is persisted with, described as at its call site; `nil` for a
     /// value created with `Shared(value:)`.
-    package let key: String?
+    package var key: String? { describeKey() }
 
     init<Value>(root: RootReference<Value>, value: Value) {
       self.value = value
       self.id = ObjectIdentifier(root)
       self.current = { [root] in root.readUntracked() }
-      self.key = root.keyDescription
+      self.describeKey = { [root] in root.keyDescription }
     }
   }
 

@@ -14,6 +14,10 @@ class ForwardingReference<Base, Value>: SharedReference<Value>, @unchecked Senda
     base.resolved.addObserver(onChange)
   }
 
+  override final func notifyingObservers(of change: () -> Void) {
+    base.resolved.notifyingObservers(of: change)
+  }
+
   override final var persistenceSource: (any PersistenceSource)? {
     base.resolved.persistenceSource
   }
@@ -45,7 +49,7 @@ final class HandleReference<Value>: ForwardingReference<Value, Value>, @unchecke
 
 /// A writable view of a part of another reference's value.
 final class KeyPathReference<Base, Value>: ForwardingReference<Base, Value>, @unchecked Sendable {
-  // NB: Unchecked: key paths without captured arguments are immutable.
+  // NB: Unchecked: 'KeyPath' is not marked 'Sendable', but a key path is immutable.
   private let keyPath: WritableKeyPath<Base, Value>
   /// Where the part lives in the base value, when the key path names stored properties of
   /// structs (`\.middle.count`); `nil` for anything else (computed properties, classes).
@@ -101,9 +105,15 @@ final class ReadOnlyReference<Base, Value>: ForwardingReference<Base, Value>,
   // NB: Unchecked: the transform only captures immutable values (a key path or a
   //     user closure that the public API requires to be `@Sendable`).
   private let transform: (Base) -> Value
-  private let name: String
+  // NB: A closure, formatted only for a description: formatting a key path costs
+  //     microseconds, far more than deriving a reader.
+  private let name: () -> String
 
-  init(base: SharedReference<Base>, name: String, transform: @escaping (Base) -> Value) {
+  init(
+    base: SharedReference<Base>,
+    name: @escaping () -> String,
+    transform: @escaping (Base) -> Value
+  ) {
     self.transform = transform
     self.name = name
     super.init(base: base)
@@ -117,5 +127,5 @@ final class ReadOnlyReference<Base, Value>: ForwardingReference<Base, Value>,
     return try body(&value)
   }
 
-  override var description: String { "\(base.description).\(name)" }
+  override var description: String { "\(base.description).\(name())" }
 }

@@ -19,6 +19,8 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
     var saveError: (any Error)?
     var needsSave = false
     var isSaving = false
+    /// How many writes the program has made, to tell whether one came during a save.
+    var writes = 0
   }
 
   /// Where the reference is registered, to unregister it when it goes away.
@@ -36,13 +38,18 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
     self.key = key
     self.initialValue = initialValue
     self.registration = registration
-    self.state = Locked(State(saver: saver))
+    // NB: A key that can save saves through itself, even for a reader: the key instance
+    //     that subscribed is the one that writes, so that a key can tell its own writes from
+    //     others' (appStorage does). Readers never write, so never save.
+    self.state = Locked(State(saver: key as? any SharedKey<Value> ?? saver))
     super.init(value: initialValue, hasWriteHook: true)
   }
 
   deinit {
     state.withLock { $0.subscription }?.cancel()
-    registration?.registry.remove(registration!.id, ifIdenticalTo: ObjectIdentifier(self))
+    if let registration {
+      registration.registry.remove(registration.id, ifIdenticalTo: ObjectIdentifier(self))
+    }
   }
 
   /// Loads the value (unless it is already known) and subscribes to the store.
@@ -70,7 +77,8 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
     state.withLock { $0.subscription = subscription }
   }
 
-  /// Lets a reference created for reading save as well, once a writable key uses it.
+  /// Lets a reference created by a key that cannot save save as well, once a writable key
+  /// with the same identity uses it.
   func adopt(saver: (any SharedKey<Value>)?) {
     guard let saver else { return }
     state.withLock { state in
@@ -148,6 +156,7 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
   private func requestSave(claimingInto saver: inout (any SharedKey<Value>)?) -> Bool {
     state.withLock { state in
       guard let current = state.saver else { return false }
+      state.writes &+= 1
       guard !state.isSaving else {
         state.needsSave = true
         return false
@@ -197,9 +206,19 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
   }
 
   func save() async throws {
-    guard let saver = state.withLock(\.saver) else { return }
-    let value = readUntracked()
     let description = self.description
+    var saver: (any SharedKey<Value>)?
+    let writes = state.withLock { state in
+      saver = state.saver
+      return state.writes
+    }
+    guard let saver else { return }
+    let value = readUntracked()
+    // NB: A write made while this save runs may have been handed to the key before it, and
+    //     replaced by this older value: the latest value must be saved last, so save again.
+    defer {
+      if state.withLock({ $0.writes }) != writes { didWrite() }
+    }
     try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
       saver.save(
         value,

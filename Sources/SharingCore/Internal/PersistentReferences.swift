@@ -195,7 +195,11 @@ package final class PersistentReferences: Sendable {
       guard let site, let firstSite, site != firstSite else { return }
       let first = reference.initialValue
       let later = initialValue()
-      guard areEqual(first, later) == false else { return }
+      // NB: A default that differs from itself ('Date()', 'UUID()') says nothing about the
+      //     declarations agreeing.
+      guard areEqual(later, initialValue()) == true, areEqual(first, later) == false else {
+        return
+      }
       reportOnce(
         id,
         """

@@ -42,3 +42,12 @@ final class Resumption<Result>: Sendable {
     callback(result)
   }
 }
+
+/// The error a load fails with when its key drops the continuation without resuming it.
+struct UnresumedContinuationError: Error, CustomStringConvertible {
+  let key: String
+
+  var description: String {
+    "\(key) finished loading without resuming its continuation; the value was kept."
+  }
+}

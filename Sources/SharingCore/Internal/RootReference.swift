@@ -83,6 +83,8 @@ class RootReference<Value>: SharedReference<Value>, @unchecked Sendable {
     try write(from: .program, body)
   }
 
+  // NB: Overridden to call 'write' directly: the inherited version goes through 'withLock',
+  //     a second dynamic call on every derived write.
   override final func withMemberLock<Member, R, E: Error>(
     at offset: Int,
     as type: Member.Type,
@@ -210,6 +212,13 @@ class RootReference<Value>: SharedReference<Value>, @unchecked Sendable {
     guard !exchanged, let original else { return created }
     created.release()
     return original
+  }
+
+  override final func notifyingObservers(of change: () -> Void) {
+    let center = existingObservationCenter
+    center?._withUnsafeGuaranteedRef { $0.willSetValue() }
+    change()
+    center?._withUnsafeGuaranteedRef { $0.didSetValue() }
   }
 
   override final func addObserver(_ onChange: @escaping @Sendable () -> Void) -> ObserverToken {

@@ -66,11 +66,14 @@ class SharedReference<Value>: @unchecked Sendable, CustomStringConvertible {
     redirectionLock.withLock { redirection }?.resolved ?? self
   }
 
-  /// Makes every holder of this reference use `target` from now on.
+  /// Makes every holder of this reference use `target` from now on, and tells those who
+  /// observe its value that it changed.
   final func redirect(to target: SharedReference<Value>) {
     guard target !== self else { return }
-    redirectionLock.withLock { redirection = target }
-    isRedirected.store(true, ordering: .releasing)
+    resolved.notifyingObservers {
+      redirectionLock.withLock { redirection = target }
+      isRedirected.store(true, ordering: .releasing)
+    }
   }
 
   // MARK: Subclass responsibility
@@ -85,6 +88,12 @@ class SharedReference<Value>: @unchecked Sendable, CustomStringConvertible {
 
   /// Registers a closure called after every change; returns a token for ``removeObserver(_:)``.
   func addObserver(_ onChange: @escaping @Sendable () -> Void) -> ObserverToken {
+    preconditionFailure("Subclass responsibility")
+  }
+
+  /// Makes a change that is not a write, such as a redirection, telling the value's
+  /// observers as a write would.
+  func notifyingObservers(of change: () -> Void) {
     preconditionFailure("Subclass responsibility")
   }
 

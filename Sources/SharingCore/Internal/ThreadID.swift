@@ -2,6 +2,8 @@
   import Glibc
 #elseif canImport(Musl)
   import Musl
+#elseif canImport(Android)
+  import Android
 #elseif canImport(Darwin)
   import Darwin
 #endif
@@ -9,9 +11,10 @@
 /// A number identifying the calling thread while it runs.
 @inline(__always)
 func currentThreadID() -> UInt {
-  #if canImport(Darwin)
-    return UInt(bitPattern: pthread_self())
-  #else
+  #if canImport(Glibc)
     return UInt(pthread_self())
+  #else
+    // NB: 'pthread_t' is a pointer on Darwin and Musl, and an 'Int' on Android.
+    return UInt(bitPattern: pthread_self())
   #endif
 }

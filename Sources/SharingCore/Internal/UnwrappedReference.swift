@@ -5,7 +5,7 @@ import SharingDependencies
 /// When the base becomes `nil`, reads return the last non-`nil` value and writes are
 /// dropped, so a child feature holding the view never crashes after its parent clears it.
 final class UnwrappedReference<Value>: ForwardingReference<Value?, Value>, @unchecked Sendable {
-  // NB: Unchecked: 'lastValue' is guarded by its mutex.
+  // NB: Unchecked: 'lastValue' is guarded by its lock.
   private let lastValue: Locked<Value>
 
   init(base: SharedReference<Value?>, initialValue: Value) {
@@ -21,16 +21,16 @@ final class UnwrappedReference<Value>: ForwardingReference<Value?, Value>, @unch
 
   override func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
     try base.resolvedWithLock { (optional: inout Value?) throws(E) -> R in
-      guard var value = optional else {
+      guard optional != nil else {
         var detached = lastValue.withLock { $0 }
         return try body(&detached)
       }
-      optional = nil
+      // NB: Mutated in place, through the optional: the base keeps its value while the body
+      //     runs, for anything that reads it meanwhile.
       defer {
-        optional = value
-        lastValue.withLock { $0 = value }
+        if let value = optional { lastValue.withLock { $0 = value } }
       }
-      return try body(&value)
+      return try body(&optional!)
     }
   }
 

@@ -1,8 +1,8 @@
 /// A continuation that a ``SharedReaderKey`` resumes when a load completes.
 ///
 /// > Important: Resume it exactly once. Resuming it again reports an issue and is ignored;
-/// > dropping it without resuming reports an issue and keeps the current value, so that
-/// > nothing waiting on the load hangs.
+/// > dropping it without resuming reports an issue and fails the load (the current value is
+/// > kept and ``SharedReader/loadError`` explains), so that nothing waiting on it hangs.
 public struct LoadContinuation<Value>: Sendable {
   private let resumption: Resumption<Result<Value?, any Error>>
 
@@ -13,7 +13,7 @@ public struct LoadContinuation<Value>: Sendable {
     self.resumption = Resumption(
       name: "LoadContinuation",
       description: description,
-      fallback: .success(nil),
+      fallback: .failure(UnresumedContinuationError(key: description())),
       callback: callback
     )
   }

@@ -18,6 +18,9 @@ public final class _TestFrameworkBridge: TestFrameworkBridgeProtocol {
 
   package var currentTestID: (any Hashable & Sendable)? {
     if let test = Test.current { return test.id }
+    // NB: Off a Swift Testing test's task (a dispatch queue, a detached task) no test is
+    //     known; an XCTest identity there would put every test's such reads in one scope.
+    guard xctest.isRunningTest else { return nil }
     return xctest.currentTestID
   }
 
