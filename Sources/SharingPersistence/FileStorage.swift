@@ -212,11 +212,6 @@ public struct FileStorage: Hashable, Sendable {
     PendingFiles.flushAndWait(box.files.withLock { Array($0.values) })
   }
 
-  /// Writes every pending value of this storage now, and waits for the writes in progress.
-  package func flushPendingWrites() {
-    flushPendingWritesAndWait()
-  }
-
   /// The number of times this storage wrote the file at `url`.
   package func writeCount(to url: URL) -> Int {
     box.file(at: url.standardizedFileURL).writeCount

@@ -106,7 +106,7 @@ import Testing
 /// directory; pending writes are flushed before the directory is removed.
 func withLiveFileSystem(_ body: (TemporaryDirectory) async throws -> Void) async throws {
   try await withTemporaryDirectory { directory in
-    defer { FileStorage.fileSystem.flushPendingWrites() }
+    defer { FileStorage.fileSystem.flushPendingWritesAndWait() }
     try await withDependencies {
       $0.defaultFileStorage = .fileSystem
     } operation: {
