@@ -45,8 +45,9 @@ public struct FileStorage: Hashable, Sendable {
   ///
   /// Writes are throttled to at most one per second per file, the latest value always
   /// written, and pending writes are flushed when the process exits normally. Each write
-  /// replaces the file atomically. Changes made to the file by anything else are played
-  /// back to every shared value using it.
+  /// replaces the file atomically, keeping its permission bits; through a symbolic link, it
+  /// replaces the file the link leads to, and the link stays. Changes made to the file by
+  /// anything else are played back to every shared value using it.
   public static let fileSystem = FileStorage(
     backend: DiskFileSystem(),
     scheduler: DispatchWriteScheduler.shared,
