@@ -7,6 +7,8 @@ import SharingDependencies
   import Glibc
 #elseif canImport(Musl)
   import Musl
+#elseif canImport(Android)
+  import Android
 #endif
 
 /// The real file system: atomic replacement through a temporary sibling file, and change
@@ -190,5 +192,7 @@ private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count
     Glibc.write(descriptor, bytes, count)
   #elseif canImport(Musl)
     Musl.write(descriptor, bytes, count)
+  #elseif canImport(Android)
+    Android.write(descriptor, bytes, count)
   #endif
 }

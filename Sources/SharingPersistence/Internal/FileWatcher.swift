@@ -1,11 +1,14 @@
-#if os(Linux)
+import Foundation
+import SharingDependencies
+
+#if os(Linux) || os(Android)
   #if canImport(Glibc)
-    import SharingDependencies
     import Glibc
   #elseif canImport(Musl)
     import Musl
+  #elseif canImport(Android)
+    import Android
   #endif
-  import Foundation
 
   /// Watches files for changes made by anyone, with one inotify descriptor and one reader
   /// thread for the whole process.
@@ -201,10 +204,9 @@
       return handlers
     }
   }
-#else
+#elseif canImport(Darwin)
   import Darwin
   import Dispatch
-  import Foundation
 
   /// Watches files with a dispatch source on each file's parent directory: creating,
   /// deleting and renaming over the file are seen, in-place writes to it are not.
@@ -236,6 +238,17 @@
 
     init(_ base: any DispatchSourceFileSystemObject) {
       self.base = base
+    }
+  }
+#else
+  /// Watches nothing: this platform has no file change notifications the package uses, so
+  /// files are read and written as usual, but changes other programs make to them are not
+  /// played back until a shared value loads them again.
+  final class FileWatcher: Sendable {
+    static let shared = FileWatcher()
+
+    func watch(path: String, onChange: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+      {}
     }
   }
 #endif
