@@ -45,6 +45,12 @@ final class StoredFile: Sendable {
     var encodeCount = 0
     var nextSubscriberID = 0
     var subscribers: [Int: @Sendable (Result<Data?, any Error>) -> Void] = [:]
+    /// Whether the file is watched, or its watch is being set up: while anyone subscribes.
+    var isWatching = false
+    /// Counts the watches set up, so that one whose subscribers left while it was being set
+    /// up is told from the current one.
+    var watchGeneration = 0
+    /// Ends the watch, once it is set up.
     var stopWatching: (@Sendable () -> Void)?
 
     var isIdle: Bool { inFlight.isEmpty && throttle.pending == nil }
@@ -126,23 +132,19 @@ final class StoredFile: Sendable {
   func subscribe(
     _ onChange: @escaping @Sendable (Result<Data?, any Error>) -> Void
   ) -> @Sendable () -> Void {
-    let (id, startsWatching) = state.withLock { state in
+    let (id, generation) = state.withLock { state -> (Int, Int?) in
       defer { state.nextSubscriberID += 1 }
       state.subscribers[state.nextSubscriberID] = onChange
-      guard state.stopWatching == nil else { return (state.nextSubscriberID, false) }
-      state.stopWatching = backend.watch(url) { [weak self] in
-        guard let self else { return }
-        guard schedulesPlayback else { return fileMayHaveChanged() }
-        scheduler.schedule(after: .zero) { [weak self] in self?.fileMayHaveChanged() }
-      }
-      return (state.nextSubscriberID, true)
+      guard !state.isWatching else { return (state.nextSubscriberID, nil) }
+      state.isWatching = true
+      state.watchGeneration += 1
+      return (state.nextSubscriberID, state.watchGeneration)
     }
-    // NB: The file may have changed between being loaded and being watched.
-    if startsWatching { fileMayHaveChanged() }
-    return { [self] in
+    let unsubscribe: @Sendable () -> Void = { [self] in
       let stop = state.withLock { state -> (@Sendable () -> Void)? in
         state.subscribers[id] = nil
-        guard state.subscribers.isEmpty else { return nil }
+        guard state.subscribers.isEmpty, state.isWatching else { return nil }
+        state.isWatching = false
         // NB: Unwatched, the file may change unnoticed: what it holds is unknown again.
         state.known = nil
         defer { state.stopWatching = nil }
@@ -150,6 +152,25 @@ final class StoredFile: Sendable {
       }
       stop?()
     }
+    guard let generation else { return unsubscribe }
+    // NB: Set up without the lock: the backend may report that it cannot watch.
+    let stop = backend.watch(url) { [weak self] in
+      guard let self else { return }
+      guard schedulesPlayback else { return fileMayHaveChanged() }
+      scheduler.schedule(after: .zero) { [weak self] in self?.fileMayHaveChanged() }
+    }
+    let isCurrent = state.withLock { state in
+      guard state.isWatching, state.watchGeneration == generation else { return false }
+      state.stopWatching = stop
+      return true
+    }
+    guard isCurrent else {
+      stop()
+      return unsubscribe
+    }
+    // NB: The file may have changed between being loaded and being watched.
+    fileMayHaveChanged()
+    return unsubscribe
   }
 
   private func fileMayHaveChanged() {
