@@ -24,9 +24,16 @@ final class StoredFile: Sendable {
 
   private struct State {
     var throttle: WriteThrottle
-    /// The bytes known to be in the file (`.some(nil)`: no file), to skip unchanged writes
-    /// and to tell our own writes from external changes. `nil` when unknown, which it is
-    /// whenever nobody watches the file.
+    /// The bytes last seen in the file (`.some(nil)`: no file), to tell our own writes from
+    /// external changes and to skip unchanged writes; `nil` when unknown.
+    ///
+    /// Loads and writes record them even when nobody watches: a subscription's first check
+    /// compares the file with them, to play back a change made since the load, but not a
+    /// write of ours landing while the watch starts. They are forgotten when the last
+    /// subscriber leaves. A shared value subscribes for as long as it lives, and until its
+    /// last write lands, so they are only kept past that by keys used on their own. Unwatched,
+    /// the file may change unnoticed: they are trusted to skip a write only while it is
+    /// watched.
     var known: Data??
     /// Bytes that failed to decode, kept in a sibling file before the file is overwritten.
     var undecodable: Data?
@@ -103,6 +110,9 @@ final class StoredFile: Sendable {
 
   /// The number of times a value was encoded to be written to the file.
   var encodeCount: Int { state.withLock(\.encodeCount) }
+
+  /// The bytes known to be in the file, if any are kept.
+  var knownBytes: Data?? { state.withLock(\.known) }
 
   // MARK: Reading
 
@@ -289,16 +299,19 @@ final class StoredFile: Sendable {
     for done in flushes { done() }
   }
 
-  /// Writes the file, keeping undecodable bytes first, unless it already holds these bytes.
-  /// Called with the write lock held.
+  /// Writes the file, keeping undecodable bytes first, unless it is watched and already holds
+  /// these bytes. Called with the write lock held.
   private func replaceContents(with data: Data) throws {
-    let (known, undecodable) = state.withLock { ($0.known, $0.undecodable) }
+    let (known, undecodable, isWatching) = state.withLock {
+      ($0.known, $0.undecodable, $0.isWatching)
+    }
     if let undecodable {
       try CorruptFile.preserve(undecodable, of: url, in: backend)
       state.withLock { $0.undecodable = nil }
-    } else if known == .some(data) {
+    } else if isWatching && known == .some(data) {
       return
     }
+    // NB: Known before the write lands, so that a watch started meanwhile hears it as ours.
     state.withLock { $0.known = .some(data) }
     do {
       try backend.write(data, to: url)
