@@ -12,6 +12,12 @@ extension SharedReaderKey {
   /// Types that user defaults store natively, and `RawRepresentable` types, use their own
   /// overloads even when they are also `Codable`.
   ///
+  /// Stored data that does not decode as `Value` (written by an older version of the type,
+  /// say) sets ``/SharingCore/Shared/loadError`` and leaves the default value in memory; it
+  /// is copied to the key `<key>.corrupt-<UTC timestamp>` before the key is next written.
+  /// To change the type and keep reading what was stored, give the key a schema version: see
+  /// <doc:Migrations>.
+  ///
   /// - Parameters:
   ///   - key: The name of the value in the store.
   ///   - store: The store to use; by default

@@ -16,8 +16,11 @@ import SharingDependencies
 ///
 /// Changes to the key made by anything else are played back: another shared value in this
 /// process, a direct `store.set(_:forKey:)`, or another process using the same store.
-/// A stored value of the wrong type gives the default value and reports an issue; it is not
-/// overwritten until the shared value changes.
+/// A stored value of the wrong type gives the default value and reports an issue naming the
+/// key; JSON data that does not decode as a `Codable` value also sets
+/// ``/SharingCore/Shared/loadError``. Such a value is left as it is until the shared value
+/// changes, which first copies it to the key `<key>.corrupt-<UTC timestamp>` in the same
+/// store.
 ///
 /// > Note: On Linux, Foundation keeps `UserDefaults.standard` in
 /// > `$XDG_CONFIG_HOME/<process name>.plist` (by default `~/.config/`), and a suite named
@@ -76,17 +79,20 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
   }
 
   /// The stored value, or `nil` for the default value; a failure for a value that cannot be
-  /// migrated, which is kept aside before the key is next written.
+  /// decoded or migrated. A value that cannot be read is kept aside before the key is next
+  /// written.
   private func read() -> Result<Value?, any Error> {
     guard let object = AppStorageCenter.shared.object(forKey: key, in: store) else {
       return .success(nil)
     }
     do {
       guard let (value, isMigrated) = try lookup.read(object) else {
+        AppStorageCenter.shared.keepBeforeNextWrite(object, forKey: key, in: store)
         reportIssue(
           """
           The value stored for \(self) has type '\(type(of: object))', which cannot be read as \
-          '\(Value.self)'. The default value is used; the stored value is left as it is.
+          '\(Value.self)'. The default value is used; the stored value is kept under \
+          '\(key).corrupt-<timestamp>' before the key is next written.
           """
         )
         return .success(nil)

@@ -21,7 +21,9 @@ import SharingDependencies
 /// ```
 ///
 /// Two storages never share a file's state, even for the same URL: a key's identity
-/// includes its storage.
+/// includes its storage. A virtual file system's pending writes are its own, too: only its
+/// ``flushPendingWritesAndWait()`` writes them, never the program-wide
+/// ``flushPendingWrites()``, which a test running in parallel may call.
 public struct FileStorage: Hashable, Sendable {
   private let box: Box
 
@@ -29,7 +31,7 @@ public struct FileStorage: Hashable, Sendable {
     backend: any FileSystemBackend,
     scheduler: any WriteScheduler,
     throttle: Duration,
-    pendingFiles: PendingFiles = .shared
+    pendingFiles: PendingFiles
   ) {
     self.box = Box(
       backend: backend,
@@ -43,12 +45,14 @@ public struct FileStorage: Hashable, Sendable {
   ///
   /// Writes are throttled to at most one per second per file, the latest value always
   /// written, and pending writes are flushed when the process exits normally. Each write
-  /// replaces the file atomically. Changes made to the file by anything else are played
-  /// back to every shared value using it.
+  /// replaces the file atomically, keeping its permission bits; through a symbolic link, it
+  /// replaces the file the link leads to, and the link stays. Changes made to the file by
+  /// anything else are played back to every shared value using it.
   public static let fileSystem = FileStorage(
     backend: DiskFileSystem(),
     scheduler: DispatchWriteScheduler.shared,
-    throttle: .seconds(1)
+    throttle: .seconds(1),
+    pendingFiles: .shared
   )
 
   /// A new, empty virtual file system held in memory.
@@ -60,7 +64,8 @@ public struct FileStorage: Hashable, Sendable {
     FileStorage(
       backend: InMemoryFileSystem(),
       scheduler: ImmediateWriteScheduler(),
-      throttle: .zero
+      throttle: .zero,
+      pendingFiles: PendingFiles()
     )
   }
 
@@ -82,7 +87,8 @@ public struct FileStorage: Hashable, Sendable {
     FileStorage(
       backend: DiskFileSystem(),
       scheduler: DispatchWriteScheduler.shared,
-      throttle: throttle
+      throttle: throttle,
+      pendingFiles: .shared
     )
   }
 
@@ -109,7 +115,12 @@ public struct FileStorage: Hashable, Sendable {
     scheduler: some WriteScheduler,
     throttle: Duration = .seconds(1)
   ) -> FileStorage {
-    FileStorage(backend: DiskFileSystem(), scheduler: scheduler, throttle: throttle)
+    FileStorage(
+      backend: DiskFileSystem(),
+      scheduler: scheduler,
+      throttle: throttle,
+      pendingFiles: .shared
+    )
   }
 
   /// A new virtual file system held in memory, with deferred work run by `scheduler`.
@@ -128,6 +139,10 @@ public struct FileStorage: Hashable, Sendable {
   /// #expect(count == 7)
   /// ```
   ///
+  /// Pending writes wait for the scheduler, or for this storage's
+  /// ``flushPendingWritesAndWait()``: the program-wide ``flushPendingWrites()`` leaves them
+  /// alone, so that a test running in parallel cannot write them behind the scheduler's back.
+  ///
   /// - Parameters:
   ///   - scheduler: The clock and timer of throttled writes and of playback.
   ///   - throttle: The least time between two throttled writes of a file.
@@ -136,21 +151,11 @@ public struct FileStorage: Hashable, Sendable {
     scheduler: some WriteScheduler,
     throttle: Duration = .seconds(1)
   ) -> FileStorage {
-    FileStorage(backend: InMemoryFileSystem(), scheduler: scheduler, throttle: throttle)
-  }
-
-  /// A virtual file system whose pending writes are flushed by `pendingFiles` alone, not
-  /// by ``flushPendingWrites()`` nor at exit.
-  package static func inMemory(
-    scheduler: some WriteScheduler,
-    throttle: Duration = .seconds(1),
-    pendingFiles: PendingFiles
-  ) -> FileStorage {
     FileStorage(
       backend: InMemoryFileSystem(),
       scheduler: scheduler,
       throttle: throttle,
-      pendingFiles: pendingFiles
+      pendingFiles: PendingFiles()
     )
   }
 
@@ -210,11 +215,6 @@ public struct FileStorage: Hashable, Sendable {
   /// values, and user defaults too, use ``flushPendingWrites()``.
   public func flushPendingWritesAndWait() {
     PendingFiles.flushAndWait(box.files.withLock { Array($0.values) })
-  }
-
-  /// Writes every pending value of this storage now, and waits for the writes in progress.
-  package func flushPendingWrites() {
-    flushPendingWritesAndWait()
   }
 
   /// The number of times this storage wrote the file at `url`.

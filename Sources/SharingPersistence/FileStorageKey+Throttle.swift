@@ -15,7 +15,8 @@ extension SharedReaderKey {
   ///
   /// The first change after a quiet period is written at once, and the latest value is
   /// always written. With a zero interval, each change is written by the thread that made
-  /// it, before `withLock` returns. See <doc:Durability>.
+  /// it, before `withLock` returns. An interval too long to wait for (centuries) writes
+  /// later changes only when they are flushed or the program exits. See <doc:Durability>.
   ///
   /// - Parameters:
   ///   - url: The file to persist the value to.

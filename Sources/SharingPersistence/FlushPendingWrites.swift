@@ -14,8 +14,10 @@ import Dispatch
 /// print("Imported \(imported.count) todos.")
 /// ```
 ///
-/// It covers every ``FileStorage`` of the program, including the values of shared values
-/// that were already released, and every user defaults store changed through a key. Writes
+/// It covers every ``FileStorage`` on the real file system, including the values of shared
+/// values that were already released, and every user defaults store changed through a key.
+/// A virtual file system's pending writes are left to its own
+/// ``FileStorage/flushPendingWritesAndWait()``. Writes
 /// made after it was called may or may not be included.
 ///
 /// A failed write is not thrown here: it sets the ``/SharingCore/Shared/saveError`` of the shared values

@@ -13,8 +13,9 @@ import SharingDependencies
 /// scheduler.advance(by: .milliseconds(1))     // the throttled write lands
 /// ```
 ///
-/// Work nobody advances time for stays pending; ``flushPendingWrites()`` and normal
-/// process exit still write it.
+/// Work nobody advances time for stays pending. On the real file system,
+/// ``flushPendingWrites()`` and normal process exit still write it; on a virtual one, only the
+/// storage's own ``FileStorage/flushPendingWritesAndWait()`` does.
 public final class ManualWriteScheduler: WriteScheduler {
   private struct State {
     var now = Duration.zero

@@ -6,7 +6,7 @@ import Testing
 
 /// Values of the wrong type in user defaults, for every type `appStorage` supports: the
 /// default value is used, an issue names the key, and the stored value is left as it is
-/// until the shared value changes.
+/// until the shared value changes, which first copies it to `<key>.corrupt-<UTC timestamp>`.
 @Suite struct CorruptDefaultsTests {
   @Dependency(\.defaultAppStorage) var store
 
@@ -90,6 +90,43 @@ import Testing
     expectIgnored(wrong, default: Layout(columns: 1, title: "Default")) { .appStorage($0) }
   }
 
+  /// JSON data that no longer decodes as the key's type (a field was added) is a load error,
+  /// and is kept before the key is written.
+  @Test func undecodableCodableValueIsALoadErrorAndIsKept() throws {
+    let original = bytes(#"{"columns":3}"#)
+    store.set(original, forKey: "layout")
+    try withKnownIssue {
+      @Shared(.appStorage("layout")) var layout = Layout(columns: 1, title: "Default")
+      #expect(layout == Layout(columns: 1, title: "Default"))
+      let error = try #require($layout.loadError)
+      #expect(error is DecodingError)
+      #expect(store.data(forKey: "layout") == original)
+      $layout.withLock { $0.title = "Home" }
+    } matching: {
+      $0.description.contains(#".appStorage("layout")"#)
+        && $0.description.contains("could not be read as 'Layout'")
+    }
+    let kept = try #require(keptKeys(of: "layout").first)
+    #expect(keptKeys(of: "layout").count == 1)
+    #expect(store.data(forKey: kept) == original)
+    #expect(text(store.data(forKey: "layout")) == #"{"columns":1,"title":"Home"}"#)
+  }
+
+  @Test func undecodableOptionalCodableValueIsALoadErrorAndIsKept() throws {
+    let original = bytes(#"{"title":"Home"}"#)
+    store.set(original, forKey: "layout")
+    withKnownIssue {
+      @Shared(.appStorage("layout")) var layout: Layout? = nil
+      #expect(layout == nil)
+      #expect($layout.loadError != nil)
+      $layout.withLock { $0 = nil }
+    } matching: {
+      $0.description.contains(#".appStorage("layout")"#)
+    }
+    #expect(store.object(forKey: "layout") == nil)
+    #expect(store.data(forKey: try #require(keptKeys(of: "layout").first)) == original)
+  }
+
   /// A suite whose property list file is garbage reads as empty; Foundation, which owns the
   /// file, replaces it at the next synchronisation (its bytes are not kept). Until then each
   /// read parses the file again, which takes Foundation a fraction of a second.
@@ -112,8 +149,8 @@ import Testing
   }
 
   /// Stores each wrong value under a key of its own, then checks that a shared value of that
-  /// key holds the default, that an issue names the key, and that the stored value is left
-  /// as it is until the shared value changes.
+  /// key holds the default, that an issue names the key, that the stored value is left as it
+  /// is, and that writing the key first copies it to `<key>.corrupt-<UTC timestamp>`.
   private func expectIgnored<Value: Equatable & Sendable>(
     _ wrongValues: [Any],
     default defaultValue: Value,
@@ -127,15 +164,33 @@ import Testing
       withKnownIssue(sourceLocation: sourceLocation) {
         @Shared(makeKey(name)) var value = defaultValue
         #expect(value == defaultValue, "\(wrong)", sourceLocation: sourceLocation)
+        #expect(
+          StoredObject(store.object(forKey: name)) == stored,
+          "the wrong \(wrong) was overwritten",
+          sourceLocation: sourceLocation
+        )
+        $value.withLock { $0 = defaultValue }
       } matching: {
         $0.description.contains(".appStorage(\"\(name)\")")
       }
+      let kept = keptKeys(of: name)
+      #expect(kept.count == 1, "the wrong \(wrong) was not kept", sourceLocation: sourceLocation)
       #expect(
-        StoredObject(store.object(forKey: name)) == stored,
-        "the wrong \(wrong) was overwritten",
+        kept.map { StoredObject(store.object(forKey: $0)) } == [stored],
+        "the wrong \(wrong) was not kept whole",
+        sourceLocation: sourceLocation
+      )
+      #expect(
+        StoredObject(store.object(forKey: name)) != stored,
+        "the key was not written",
         sourceLocation: sourceLocation
       )
     }
+  }
+
+  /// The keys holding values of `key` kept before it was overwritten.
+  private func keptKeys(of key: String) -> [String] {
+    store.dictionaryRepresentation().keys.filter { $0.hasPrefix("\(key).corrupt-") }.sorted()
   }
 }
 

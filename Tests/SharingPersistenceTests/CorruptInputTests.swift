@@ -20,7 +20,7 @@ import Testing
         #expect((try? Data(contentsOf: url)) == bad.contents)
 
         $settings.withLock { $0.isOn = true }
-        storage.flushPendingWrites()
+        storage.flushPendingWritesAndWait()
       } matching: {
         $0.description.contains(url.path)
       }
@@ -41,7 +41,7 @@ import Testing
       #expect(settings.name.utf8.count == 50_000_000)
       #expect($settings.loadError == nil)
       $settings.withLock { $0.isOn = true }
-      storage.flushPendingWrites()
+      storage.flushPendingWritesAndWait()
       let saved = try JSONDecoder().decode(Settings.self, from: Data(contentsOf: url))
       #expect(saved.isOn && saved.name.utf8.count == 50_000_000)
     }
@@ -58,7 +58,7 @@ import Testing
         @Shared(.fileStorage(url)) var settings = Settings(name: "default", isOn: false)
         #expect($settings.loadError != nil)
         $settings.withLock { $0.isOn = true }
-        storage.flushPendingWrites()
+        storage.flushPendingWritesAndWait()
       } matching: {
         $0.description.contains(url.path)
       }
@@ -90,7 +90,7 @@ import Testing
       #expect(settings.name == "default")
       #expect($settings.loadError != nil)
       $settings.withLock { $0.isOn = true }
-      storage.flushPendingWrites()
+      storage.flushPendingWritesAndWait()
       #expect($settings.saveError == nil)
       #expect(fileText(url)?.contains(#""isOn" : true"#) == true)
     }
@@ -104,7 +104,7 @@ import Testing
       @Shared(.fileStorage(url)) var settings = Settings(name: "default", isOn: false)
       #expect($settings.loadError != nil)
       $settings.withLock { $0.isOn = true }
-      storage.flushPendingWrites()
+      storage.flushPendingWritesAndWait()
       #expect($settings.saveError != nil)
       #expect(settings.isOn)
       #expect(fileText(url.appendingPathComponent("inside.txt")) == "keep me")
@@ -122,7 +122,7 @@ import Testing
       #expect($settings.loadError != nil)
       // NB: An atomic write replaces the link itself with the file: it is not followed.
       $settings.withLock { $0.isOn = true }
-      storage.flushPendingWrites()
+      storage.flushPendingWritesAndWait()
       #expect($settings.saveError == nil)
       #expect(fileText(url)?.contains(#""isOn" : true"#) == true)
     }

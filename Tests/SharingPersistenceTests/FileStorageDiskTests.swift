@@ -73,7 +73,7 @@ import Testing
         $count.withLock { $0 = 2 }
       }
       #expect(fileText(url) == "1")
-      storage.flushPendingWrites()
+      storage.flushPendingWritesAndWait()
       #expect(fileText(url) == "2")
     }
   }
@@ -171,7 +171,7 @@ func withDiskStorage(
   let scheduler = ManualWriteScheduler()
   let storage = FileStorage.fileSystem(scheduler: scheduler, pendingFiles: PendingFiles())
   try await withTemporaryDirectory { directory in
-    defer { storage.flushPendingWrites() }
+    defer { storage.flushPendingWritesAndWait() }
     try await withDependencies {
       $0.defaultFileStorage = storage
     } operation: {

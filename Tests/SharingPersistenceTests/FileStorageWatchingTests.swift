@@ -20,6 +20,28 @@ import Testing
     }
   }
 
+  /// A file reached through a symbolic link is watched where the link leads, which is where
+  /// writes go.
+  @Test func externalWriteToTheFileALinkLeadsToIsPlayedBack() async throws {
+    try await withLiveFileSystem { directory in
+      let target = directory.file("elsewhere/count.json")
+      let link = directory.file("count.json")
+      try FileManager.default.createDirectory(
+        at: target.deletingLastPathComponent(),
+        withIntermediateDirectories: true
+      )
+      try bytes("1").write(to: target)
+      try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+      @Shared(.fileStorage(link)) var count = 0
+      #expect(count == 1)
+      $count.withLock { $0 = 2 }
+      try await $count.save()
+      #expect(fileText(target) == "2")
+      try bytes("3").write(to: target)
+      await expectEventually("the external write") { count == 3 }
+    }
+  }
+
   @Test func externalDeleteRestoresDefault() async throws {
     try await withLiveFileSystem { directory in
       let url = directory.file("count.json")
@@ -106,7 +128,7 @@ import Testing
 /// directory; pending writes are flushed before the directory is removed.
 func withLiveFileSystem(_ body: (TemporaryDirectory) async throws -> Void) async throws {
   try await withTemporaryDirectory { directory in
-    defer { FileStorage.fileSystem.flushPendingWrites() }
+    defer { FileStorage.fileSystem.flushPendingWritesAndWait() }
     try await withDependencies {
       $0.defaultFileStorage = .fileSystem
     } operation: {

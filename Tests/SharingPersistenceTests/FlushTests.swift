@@ -63,6 +63,30 @@ import Testing
     #expect((contents as? [String: Any])?["count"] as? Int == 3)
   }
 
+  /// A test's virtual file system keeps its pending writes from flushes made elsewhere,
+  /// such as a parallel test flushing the whole program.
+  @Test func virtualStoragesKeepTheirPendingWritesToThemselves() {
+    let schedulers = [ManualWriteScheduler(), ManualWriteScheduler()]
+    let storages = schedulers.map { FileStorage.inMemory(scheduler: $0) }
+    let url = URL(fileURLWithPath: "/virtual/count.json")
+    for (index, storage) in storages.enumerated() {
+      withDependencies {
+        $0.defaultFileStorage = storage
+      } operation: {
+        @Shared(.fileStorage(url)) var count = 0
+        $count.withLock { $0 = 1 }
+        schedulers[index].advance()
+        $count.withLock { $0 = index + 2 }
+      }
+    }
+    flushPendingWritesAndWait()
+    #expect(storages.map { text($0.contents(of: url)) } == ["1", "1"])
+    storages[0].flushPendingWritesAndWait()
+    #expect(storages.map { text($0.contents(of: url)) } == ["2", "1"])
+    schedulers[1].advance(by: .seconds(1))
+    #expect(storages.map { text($0.contents(of: url)) } == ["2", "3"])
+  }
+
   @Test func storageFlushWritesOnlyThatStorage() async throws {
     try await withDiskStorage { storage, _, directory in
       let url = directory.file("count.json")

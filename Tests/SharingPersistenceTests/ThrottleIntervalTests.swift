@@ -44,11 +44,7 @@ import Testing
 
   @Test func keyIntervalOverridesTheStorages() {
     let scheduler = ManualWriteScheduler()
-    let storage = FileStorage.inMemory(
-      scheduler: scheduler,
-      throttle: .seconds(5),
-      pendingFiles: PendingFiles()
-    )
+    let storage = FileStorage.inMemory(scheduler: scheduler, throttle: .seconds(5))
     let slowURL = URL(fileURLWithPath: "/virtual/slow.json")
     let fastURL = URL(fileURLWithPath: "/virtual/fast.json")
     withDependencies {
@@ -71,7 +67,7 @@ import Testing
 
   @Test func externalChangesArePlayedBackOnTheScheduler() {
     let scheduler = ManualWriteScheduler()
-    let storage = FileStorage.inMemory(scheduler: scheduler, pendingFiles: PendingFiles())
+    let storage = FileStorage.inMemory(scheduler: scheduler)
     let url = URL(fileURLWithPath: "/virtual/count.json")
     withDependencies {
       $0.defaultFileStorage = storage
@@ -86,7 +82,7 @@ import Testing
 
   @Test func theStoragesIntervalSpacesWritesOnTheVirtualFileSystem() {
     let scheduler = ManualWriteScheduler()
-    let storage = FileStorage.inMemory(scheduler: scheduler, pendingFiles: PendingFiles())
+    let storage = FileStorage.inMemory(scheduler: scheduler)
     let url = URL(filePath: "/todos.json")
     withDependencies {
       $0.defaultFileStorage = storage

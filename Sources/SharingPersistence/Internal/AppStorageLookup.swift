@@ -57,6 +57,10 @@ struct OptionalLookup<Base: AppStorageLookup>: AppStorageLookup {
   func encode(_ value: Base.Value?) throws -> Any? {
     try value.flatMap { try base.encode($0) }
   }
+
+  func read(_ object: Any) throws -> (value: Base.Value?, isMigrated: Bool)? {
+    try base.read(object).map { (.some($0.value), $0.isMigrated) }
+  }
 }
 
 /// `RawRepresentable` values, stored as their raw value.
@@ -92,14 +96,19 @@ struct URLLookup: AppStorageLookup {
 /// `Codable` values, stored as JSON data.
 struct CodableLookup<Value: Codable & Sendable>: AppStorageLookup {
   func decode(_ object: Any) -> Value? {
-    guard let data = object as? Data else { return nil }
-    return try? JSONDecoder().decode(Value.self, from: data)
+    (try? read(object))?.value
   }
 
   func encode(_ value: Value) throws -> Any? {
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys
     return try encoder.encode(value)
+  }
+
+  /// - Throws: The decoding error for data that is not JSON of the value's type.
+  func read(_ object: Any) throws -> (value: Value, isMigrated: Bool)? {
+    guard let data = object as? Data else { return nil }
+    return (try JSONDecoder().decode(Value.self, from: data), false)
   }
 }
 

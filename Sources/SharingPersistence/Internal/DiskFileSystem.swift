@@ -7,10 +7,16 @@ import SharingDependencies
   import Glibc
 #elseif canImport(Musl)
   import Musl
+#elseif canImport(Android)
+  import Android
 #endif
 
 /// The real file system: atomic replacement through a temporary sibling file, and change
 /// notifications from ``FileWatcher``.
+///
+/// A file reached through symbolic links is written where they lead: the link stays a link,
+/// and the file it leads to is replaced with the same permission bits (and, where allowed,
+/// the same owner) it had.
 struct DiskFileSystem: FileSystemBackend {
   func contents(of url: URL) throws -> Data? {
     // NB: Non-blocking, so that a FIFO in place of the file is refused below rather than
@@ -39,6 +45,7 @@ struct DiskFileSystem: FileSystemBackend {
   }
 
   func write(_ data: Data, to url: URL) throws {
+    let url = Self.destination(of: url)
     let directory = url.deletingLastPathComponent()
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     // NB: The temporary file lives in the target's directory so that 'rename' stays on one
@@ -47,9 +54,26 @@ struct DiskFileSystem: FileSystemBackend {
     let temporary = directory.appendingPathComponent(
       ".\(url.lastPathComponent).\(UUID().uuidString).tmp"
     )
-    let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    var existing = stat()
+    let replacesFile = stat(url.path, &existing) == 0 && existing.st_mode & S_IFMT == S_IFREG
+    // NB: Created readable by its owner only when it replaces a file, so that the bytes of a
+    //     private file are never readable by others, even in the temporary file.
+    let descriptor = open(
+      temporary.path,
+      O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+      replacesFile ? 0o600 : 0o644
+    )
     guard descriptor >= 0 else { throw Self.posixError(errno) }
     do {
+      if replacesFile {
+        // NB: Best effort: only a privileged process can give a file to another owner.
+        if existing.st_uid != geteuid() || existing.st_gid != getegid() {
+          _ = fchown(descriptor, existing.st_uid, existing.st_gid)
+        }
+        guard fchmod(descriptor, existing.st_mode & 0o7777) == 0 else {
+          throw Self.posixError(errno)
+        }
+      }
       try Self.writeAll(data, to: descriptor)
       // NB: Flushed before the rename, so a crash right after it cannot leave an empty file.
       guard fsync(descriptor) == 0 else { throw Self.posixError(errno) }
@@ -67,6 +91,29 @@ struct DiskFileSystem: FileSystemBackend {
     if Self.sweptPaths.withLock({ $0.insert(url.path).inserted }) {
       Self.removeAbandonedTemporaryFiles(of: url)
     }
+  }
+
+  /// Where writes to `url` go: the file its symbolic links lead to, followed one by one, or
+  /// `url` itself if it is not a link, or its links form a loop (which a write then replaces).
+  static func destination(of url: URL) -> URL {
+    var path = url.path
+    // NB: As many links as the kernel follows before it reports a loop.
+    for _ in 0..<40 {
+      guard let link = symbolicLink(at: path) else { return URL(fileURLWithPath: path) }
+      let directory = (path as NSString).deletingLastPathComponent
+      path = link.hasPrefix("/") ? link : (directory as NSString).appendingPathComponent(link)
+    }
+    return url
+  }
+
+  /// Where the symbolic link at `path` points, or `nil` if there is no link there.
+  private static func symbolicLink(at path: String) -> String? {
+    var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX))
+    let count = buffer.withUnsafeMutableBytes {
+      readlink(path, $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count)
+    }
+    guard count >= 0 else { return nil }
+    return String(decoding: buffer[..<count], as: UTF8.self)
   }
 
   /// The files whose abandoned temporary files this process already removed.
@@ -104,7 +151,18 @@ struct DiskFileSystem: FileSystemBackend {
   }
 
   func watch(_ url: URL, onChange: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
-    FileWatcher.shared.watch(path: url.path, onChange: onChange)
+    let stopWatchingLink = FileWatcher.shared.watch(path: url.path, onChange: onChange)
+    let destination = Self.destination(of: url)
+    guard destination.path != url.path else { return stopWatchingLink }
+    // NB: Writes through a link replace the file it leads to, in its own directory.
+    let stopWatchingDestination = FileWatcher.shared.watch(
+      path: destination.path,
+      onChange: onChange
+    )
+    return {
+      stopWatchingLink()
+      stopWatchingDestination()
+    }
   }
 
   private static func writeAll(_ data: Data, to descriptor: Int32) throws {
@@ -134,5 +192,7 @@ private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count
     Glibc.write(descriptor, bytes, count)
   #elseif canImport(Musl)
     Musl.write(descriptor, bytes, count)
+  #elseif canImport(Android)
+    Android.write(descriptor, bytes, count)
   #endif
 }

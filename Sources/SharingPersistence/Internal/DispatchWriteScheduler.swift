@@ -15,6 +15,10 @@ struct DispatchWriteScheduler: WriteScheduler {
 
   func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) {
     guard delay > .zero else { return queue.async(execute: action) }
-    queue.asyncAfter(deadline: .now() + delay.dispatchInterval, execute: action)
+    let interval = delay.dispatchInterval
+    // NB: A wait longer than Dispatch can count never ends within the process: what the
+    //     action would write stays pending for a flush, or for exit.
+    guard interval != .never else { return }
+    queue.asyncAfter(deadline: .now() + interval, execute: action)
   }
 }

@@ -6,6 +6,8 @@ import SharingDependencies
   import Glibc
 #elseif canImport(Musl)
   import Musl
+#elseif canImport(Android)
+  import Android
 #endif
 
 /// Work that must finish before the process exits normally: pending file writes and

@@ -7,7 +7,8 @@ protocol FileSystemBackend: Sendable {
   /// - Throws: If the file exists but cannot be read (for example, it is a directory).
   func contents(of url: URL) throws -> Data?
 
-  /// Replaces the file at `url` atomically, creating its parent directories.
+  /// Replaces the file at `url` atomically, creating its parent directories: through a
+  /// symbolic link, the file the link leads to.
   func write(_ data: Data, to url: URL) throws
 
   /// Writes or deletes (`nil`) a file as another program would: watchers are told, and

@@ -1,11 +1,14 @@
-#if os(Linux)
+import Foundation
+import SharingDependencies
+
+#if os(Linux) || os(Android)
   #if canImport(Glibc)
-    import SharingDependencies
     import Glibc
   #elseif canImport(Musl)
     import Musl
+  #elseif canImport(Android)
+    import Android
   #endif
-  import Foundation
 
   /// Watches files for changes made by anyone, with one inotify descriptor and one reader
   /// thread for the whole process.
@@ -16,8 +19,10 @@
   /// for through its nearest existing ancestor, one path component at a time.
   ///
   /// Handlers run on the reader thread, never with the lock held.
+  /// When the kernel refuses an instance or a watch (usually at a per-user limit), changes are
+  /// not played back: that is reported once per call and error, naming the limit to raise.
   final class FileWatcher: Sendable {
-    static let shared = FileWatcher()
+    static let shared = FileWatcher(inotify: .system)
 
     private struct Watch {
       let path: String
@@ -41,6 +46,13 @@
       /// Watch identifiers by inotify watch descriptor and entry name.
       var directories: [Int32: [String: Set<Int>]] = [:]
       var isReading = false
+      /// Failures met with the lock held, to report once it is released.
+      var failures: [InotifyFailure] = []
+
+      mutating func takeFailures() -> [InotifyFailure] {
+        defer { failures = [] }
+        return failures
+      }
     }
 
     // NB: 'IN_CREATE' only matters for directories (a missing ancestor appearing): a file's
@@ -50,25 +62,40 @@
       UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE)
       | UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
 
+    private let inotify: InotifyCalls
+    /// The inotify instance, or the negated error that refused it.
     private let descriptor: Int32
     private let state = Locked(State())
+    /// The failures already reported, by ``InotifyFailure/kind``.
+    private let reported = Locked<Set<String>>([])
 
-    private init() {
-      descriptor = inotify_init1(Int32(IN_CLOEXEC))
+    /// A watcher making its inotify calls through `inotify`.
+    init(inotify: InotifyCalls) {
+      self.inotify = inotify
+      descriptor = inotify.initialize()
     }
+
+    // NB: Only reached without a reader thread, which keeps the watcher alive: as for tests'
+    //     watchers, which never bind a watch.
+    deinit { if descriptor >= 0 { close(descriptor) } }
 
     /// Calls `onChange` whenever the file at `path` may have changed, until the returned
     /// closure is called.
     func watch(path: String, onChange: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
-      guard descriptor >= 0 else { return {} }
-      let (id, startsReader) = state.withLock { state in
+      guard descriptor >= 0 else {
+        report([InotifyFailure(call: "inotify_init1", code: -descriptor, path: nil)])
+        return {}
+      }
+      let (id, startsReader, failures) = state.withLock { state in
         let id = state.nextID
         state.nextID += 1
         state.watches[id] = Watch(path: path, onChange: onChange)
         arm(id, in: &state)
-        defer { state.isReading = true }
-        return (id, !state.isReading)
+        let startsReader = !state.isReading && state.watches[id]?.binding != nil
+        if startsReader { state.isReading = true }
+        return (id, startsReader, state.takeFailures())
       }
+      report(failures)
       if startsReader {
         let thread = Thread { [self] in readEvents() }
         thread.name = "Sharing.FileWatcher"
@@ -90,7 +117,7 @@
       // NB: A missing directory may be created between the failed watch on it and the watch
       //     on its parent, whose creation event would then never come: look again, a few times.
       for _ in 0..<8 {
-        guard let binding = addWatch(for: path) else { return }
+        guard let binding = addWatch(for: path, in: &state) else { return }
         state.directories[binding.descriptor, default: [:]][binding.name, default: []].insert(id)
         state.watches[id]?.binding = binding
         let entry = (binding.directory as NSString).appendingPathComponent(binding.name)
@@ -100,12 +127,12 @@
     }
 
     /// Watches the file's directory, or its nearest existing ancestor.
-    private func addWatch(for path: String) -> Binding? {
+    private func addWatch(for path: String, in state: inout State) -> Binding? {
       var directory = (path as NSString).deletingLastPathComponent
       var name = (path as NSString).lastPathComponent
       var isParent = true
       while true {
-        let watchDescriptor = inotify_add_watch(descriptor, directory, Self.mask)
+        let watchDescriptor = inotify.addWatch(descriptor, directory, Self.mask)
         if watchDescriptor >= 0 {
           return Binding(
             descriptor: watchDescriptor,
@@ -114,8 +141,14 @@
             isParent: isParent
           )
         }
-        guard errno == ENOENT || errno == ENOTDIR, directory != "/", !directory.isEmpty
-        else { return nil }
+        let code = -watchDescriptor
+        guard code == ENOENT || code == ENOTDIR else {
+          state.failures.append(
+            InotifyFailure(call: "inotify_add_watch", code: code, path: directory)
+          )
+          return nil
+        }
+        guard directory != "/", !directory.isEmpty else { return nil }
         name = (directory as NSString).lastPathComponent
         directory = (directory as NSString).deletingLastPathComponent
         isParent = false
@@ -146,6 +179,7 @@
         let count = read(descriptor, buffer, capacity)
         if count < 0 {
           if errno == EINTR { continue }
+          report([InotifyFailure(call: "read", code: errno, path: nil)])
           return
         }
         var handlers: [@Sendable () -> Void] = []
@@ -158,11 +192,24 @@
             length > 0
             ? String(cString: buffer.advanced(by: offset + 16).assumingMemoryBound(to: CChar.self))
             : nil
-          handlers += state.withLock { handle(watchDescriptor, mask, name, in: &$0) }
+          let (more, failures) = state.withLock { state in
+            (handle(watchDescriptor, mask, name, in: &state), state.takeFailures())
+          }
+          handlers += more
+          report(failures)
           offset += 16 + length
         }
         for handler in handlers { handler() }
       }
+    }
+
+    /// Reports each kind of failure the first time it happens.
+    private func report(_ failures: [InotifyFailure]) {
+      guard !failures.isEmpty else { return }
+      let fresh = reported.withLock { reported in
+        failures.filter { reported.insert($0.kind).inserted }
+      }
+      for failure in fresh { reportIssue(failure.message) }
     }
 
     /// Updates the bindings for one event and returns the handlers to call.
@@ -201,10 +248,9 @@
       return handlers
     }
   }
-#else
+#elseif canImport(Darwin)
   import Darwin
   import Dispatch
-  import Foundation
 
   /// Watches files with a dispatch source on each file's parent directory: creating,
   /// deleting and renaming over the file are seen, in-place writes to it are not.
@@ -236,6 +282,17 @@
 
     init(_ base: any DispatchSourceFileSystemObject) {
       self.base = base
+    }
+  }
+#else
+  /// Watches nothing: this platform has no file change notifications the package uses, so
+  /// files are read and written as usual, but changes other programs make to them are not
+  /// played back until a shared value loads them again.
+  final class FileWatcher: Sendable {
+    static let shared = FileWatcher()
+
+    func watch(path: String, onChange: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+      {}
     }
   }
 #endif

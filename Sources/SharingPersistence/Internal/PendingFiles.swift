@@ -7,7 +7,8 @@ import SharingDependencies
 /// A file stays here until its write lands, so a value changed through a shared value that
 /// was released before the throttle fired is still written.
 package final class PendingFiles: Sendable {
-  /// The files of every ``FileStorage`` of the program.
+  /// The files of every ``FileStorage`` on the real file system; each virtual one has a set
+  /// of its own.
   static let shared: PendingFiles = {
     let files = PendingFiles()
     ExitFlush.register { files.flushAndWait(timeout: .seconds(5)) }

@@ -24,9 +24,16 @@ final class StoredFile: Sendable {
 
   private struct State {
     var throttle: WriteThrottle
-    /// The bytes known to be in the file (`.some(nil)`: no file), to skip unchanged writes
-    /// and to tell our own writes from external changes. `nil` when unknown, which it is
-    /// whenever nobody watches the file.
+    /// The bytes last seen in the file (`.some(nil)`: no file), to tell our own writes from
+    /// external changes and to skip unchanged writes; `nil` when unknown.
+    ///
+    /// Loads and writes record them even when nobody watches: a subscription's first check
+    /// compares the file with them, to play back a change made since the load, but not a
+    /// write of ours landing while the watch starts. They are forgotten when the last
+    /// subscriber leaves. A shared value subscribes for as long as it lives, and until its
+    /// last write lands, so they are only kept past that by keys used on their own. Unwatched,
+    /// the file may change unnoticed: they are trusted to skip a write only while it is
+    /// watched.
     var known: Data??
     /// Bytes that failed to decode, kept in a sibling file before the file is overwritten.
     var undecodable: Data?
@@ -45,6 +52,12 @@ final class StoredFile: Sendable {
     var encodeCount = 0
     var nextSubscriberID = 0
     var subscribers: [Int: @Sendable (Result<Data?, any Error>) -> Void] = [:]
+    /// Whether the file is watched, or its watch is being set up: while anyone subscribes.
+    var isWatching = false
+    /// Counts the watches set up, so that one whose subscribers left while it was being set
+    /// up is told from the current one.
+    var watchGeneration = 0
+    /// Ends the watch, once it is set up.
     var stopWatching: (@Sendable () -> Void)?
 
     var isIdle: Bool { inFlight.isEmpty && throttle.pending == nil }
@@ -98,6 +111,9 @@ final class StoredFile: Sendable {
   /// The number of times a value was encoded to be written to the file.
   var encodeCount: Int { state.withLock(\.encodeCount) }
 
+  /// The bytes known to be in the file, if any are kept.
+  var knownBytes: Data?? { state.withLock(\.known) }
+
   // MARK: Reading
 
   /// Reads the file.
@@ -126,23 +142,19 @@ final class StoredFile: Sendable {
   func subscribe(
     _ onChange: @escaping @Sendable (Result<Data?, any Error>) -> Void
   ) -> @Sendable () -> Void {
-    let (id, startsWatching) = state.withLock { state in
+    let (id, generation) = state.withLock { state -> (Int, Int?) in
       defer { state.nextSubscriberID += 1 }
       state.subscribers[state.nextSubscriberID] = onChange
-      guard state.stopWatching == nil else { return (state.nextSubscriberID, false) }
-      state.stopWatching = backend.watch(url) { [weak self] in
-        guard let self else { return }
-        guard schedulesPlayback else { return fileMayHaveChanged() }
-        scheduler.schedule(after: .zero) { [weak self] in self?.fileMayHaveChanged() }
-      }
-      return (state.nextSubscriberID, true)
+      guard !state.isWatching else { return (state.nextSubscriberID, nil) }
+      state.isWatching = true
+      state.watchGeneration += 1
+      return (state.nextSubscriberID, state.watchGeneration)
     }
-    // NB: The file may have changed between being loaded and being watched.
-    if startsWatching { fileMayHaveChanged() }
-    return { [self] in
+    let unsubscribe: @Sendable () -> Void = { [self] in
       let stop = state.withLock { state -> (@Sendable () -> Void)? in
         state.subscribers[id] = nil
-        guard state.subscribers.isEmpty else { return nil }
+        guard state.subscribers.isEmpty, state.isWatching else { return nil }
+        state.isWatching = false
         // NB: Unwatched, the file may change unnoticed: what it holds is unknown again.
         state.known = nil
         defer { state.stopWatching = nil }
@@ -150,6 +162,25 @@ final class StoredFile: Sendable {
       }
       stop?()
     }
+    guard let generation else { return unsubscribe }
+    // NB: Set up without the lock: the backend may report that it cannot watch.
+    let stop = backend.watch(url) { [weak self] in
+      guard let self else { return }
+      guard schedulesPlayback else { return fileMayHaveChanged() }
+      scheduler.schedule(after: .zero) { [weak self] in self?.fileMayHaveChanged() }
+    }
+    let isCurrent = state.withLock { state in
+      guard state.isWatching, state.watchGeneration == generation else { return false }
+      state.stopWatching = stop
+      return true
+    }
+    guard isCurrent else {
+      stop()
+      return unsubscribe
+    }
+    // NB: The file may have changed between being loaded and being watched.
+    fileMayHaveChanged()
+    return unsubscribe
   }
 
   private func fileMayHaveChanged() {
@@ -268,16 +299,19 @@ final class StoredFile: Sendable {
     for done in flushes { done() }
   }
 
-  /// Writes the file, keeping undecodable bytes first, unless it already holds these bytes.
-  /// Called with the write lock held.
+  /// Writes the file, keeping undecodable bytes first, unless it is watched and already holds
+  /// these bytes. Called with the write lock held.
   private func replaceContents(with data: Data) throws {
-    let (known, undecodable) = state.withLock { ($0.known, $0.undecodable) }
+    let (known, undecodable, isWatching) = state.withLock {
+      ($0.known, $0.undecodable, $0.isWatching)
+    }
     if let undecodable {
       try CorruptFile.preserve(undecodable, of: url, in: backend)
       state.withLock { $0.undecodable = nil }
-    } else if known == .some(data) {
+    } else if isWatching && known == .some(data) {
       return
     }
+    // NB: Known before the write lands, so that a watch started meanwhile hears it as ours.
     state.withLock { $0.known = .some(data) }
     do {
       try backend.write(data, to: url)

@@ -100,7 +100,7 @@ private func fuzzPreservation(
       @Shared(.fileStorage(url)) var document = Document.initial
       check($document.loadError != nil, "preservation \(iteration): no loadError")
       $document.withLock { $0.count = iteration }
-      storage.flushPendingWrites()
+      storage.flushPendingWritesAndWait()
     }
     let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
     let copies = names.filter { $0.hasPrefix("\(name).corrupt-") }

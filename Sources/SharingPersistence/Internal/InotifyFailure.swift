@@ -1,0 +1,71 @@
+#if os(Linux) || os(Android)
+  #if canImport(Glibc)
+    import Glibc
+  #elseif canImport(Musl)
+    import Musl
+  #elseif canImport(Android)
+    import Android
+  #endif
+
+  /// An inotify call that failed, which leaves files unwatched: what ``FileWatcher`` reports.
+  struct InotifyFailure {
+    /// The call: `inotify_init1`, `inotify_add_watch` or `read`.
+    let call: String
+    /// The `errno` it failed with.
+    let code: Int32
+    /// The directory it was asked to watch, if any.
+    let path: String?
+
+    /// What makes two failures the same for reporting: the call and the error.
+    var kind: String { "\(call) \(code)" }
+
+    /// Says what failed, what it costs, and which limit to raise if one was reached.
+    var message: String {
+      let target = path ?? "files"
+      let failure = """
+        Cannot watch \(target) for changes made by other programs: '\(call)' failed with \
+        \(Self.name(of: code)) (\(String(cString: strerror(code)))).
+        """
+      let consequence = """
+        Files are still loaded and saved, but changes other programs make to them are not \
+        played back.
+        """
+      return [failure, consequence, remedy].compactMap { $0 }.joined(separator: " ")
+    }
+
+    /// How to stop the failure, when it is a limit of the system.
+    private var remedy: String? {
+      switch (call, code) {
+      case ("inotify_init1", EMFILE):
+        return """
+          The limit of inotify instances per user is probably reached: raise it with \
+          'sysctl fs.inotify.max_user_instances=<count>' (if the process ran out of file \
+          descriptors instead, raise 'ulimit -n').
+          """
+      case ("inotify_init1", ENFILE):
+        return "The system ran out of file descriptors: raise 'sysctl fs.file-max=<count>'."
+      case ("inotify_add_watch", ENOSPC):
+        return """
+          The limit of inotify watches per user is reached: raise it with \
+          'sysctl fs.inotify.max_user_watches=<count>'.
+          """
+      default:
+        return nil
+      }
+    }
+
+    private static func name(of code: Int32) -> String {
+      switch code {
+      case EACCES: "EACCES"
+      case EBADF: "EBADF"
+      case EINVAL: "EINVAL"
+      case EMFILE: "EMFILE"
+      case ENAMETOOLONG: "ENAMETOOLONG"
+      case ENFILE: "ENFILE"
+      case ENOMEM: "ENOMEM"
+      case ENOSPC: "ENOSPC"
+      default: "errno \(code)"
+      }
+    }
+  }
+#endif

@@ -1,0 +1,81 @@
+import Foundation
+import SharingCore
+import SharingDependencies
+import Testing
+
+@testable import SharingPersistence
+
+/// What a file's state remembers of the bytes in it, and when it trusts them.
+@Suite struct StoredFileTests {
+  let scheduler = ManualWriteScheduler()
+  let storage: FileStorage
+  let url: URL
+  let key: FileStorageKey<Int>
+
+  init() {
+    let storage = FileStorage.inMemory(scheduler: scheduler)
+    let url = URL(fileURLWithPath: "/virtual/count.json")
+    (self.storage, self.url) = (storage, url)
+    key = withDependencies {
+      $0.defaultFileStorage = storage
+    } operation: {
+      .fileStorage(url)
+    }
+  }
+
+  /// The bytes are forgotten once no shared value uses the file, even when a released value's
+  /// write lands after it was released.
+  @Test func bytesAreForgottenWhenTheLastSharedValueGoes() {
+    withDependencies {
+      $0.defaultFileStorage = storage
+    } operation: {
+      do {
+        @Shared(.fileStorage(url)) var count = 0
+        $count.withLock { $0 = 1 }
+        scheduler.advance()
+        // NB: Watched, the bytes tell the storage's own writes from other programs' changes.
+        #expect(storage.file(at: url).knownBytes == .some(bytes("1")))
+        $count.withLock { $0 = 2 }
+      }
+      scheduler.advance(by: .seconds(1))
+    }
+    #expect(text(storage.contents(of: url)) == "2")
+    #expect(storage.file(at: url).knownBytes == nil)
+  }
+
+  /// Unwatched, the file can change unnoticed: a write of the bytes it last held is not
+  /// skipped as if they were still there.
+  @Test func writeAfterAnUnnoticedChangeIsNotSkipped() async {
+    await save(2)
+    storage.simulateExternalWrite(bytes("5"), to: url)
+    await save(2)
+    #expect(text(storage.contents(of: url)) == "2")
+  }
+
+  @Test func writeAfterALoadAndAnUnnoticedChangeIsNotSkipped() async throws {
+    storage.simulateExternalWrite(bytes("2"), to: url)
+    let loaded = await withCheckedContinuation { loaded in
+      key.load(
+        context: .userInitiated,
+        continuation: LoadContinuation("load") { loaded.resume(returning: $0) }
+      )
+    }
+    #expect(try loaded.get() == 2)
+    storage.simulateExternalWrite(bytes("5"), to: url)
+    await save(2)
+    #expect(text(storage.contents(of: url)) == "2")
+  }
+
+  /// Saves through the key alone, without a shared value, so nobody watches the file.
+  private func save(_ value: Int) async {
+    await withCheckedContinuation { saved in
+      key.save(
+        value,
+        context: .userInitiated,
+        continuation: SaveContinuation("save") { _ in
+          saved.resume()
+        }
+      )
+    }
+  }
+}
