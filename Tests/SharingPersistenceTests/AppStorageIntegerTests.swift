@@ -2,12 +2,15 @@ import Foundation
 import SharingCore
 import SharingDependencies
 import SharingPersistence
+import SharingTesting
 import Testing
 
 /// Integers come back from a property list as whatever width the reader chose: on Linux,
 /// `Int.max` reads back as an `Int64`.
 @Suite struct AppStorageIntegerTests {
-  @Test(arguments: [Int64.max, Int64.min, 0, -42])
+  // NB: A store per case: cases run in parallel, and Foundation on Linux can lose a 'set'
+  //     made while another thread synchronises the same store.
+  @Test(.dependencies, arguments: [Int64.max, Int64.min, 0, -42])
   func integersOfAnyWidthReadAsInt(_ stored: Int64) {
     @Dependency(\.defaultAppStorage) var store
     let key = "int-\(stored)"
