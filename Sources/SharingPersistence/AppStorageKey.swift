@@ -87,7 +87,7 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
     }
     do {
       guard let (value, isMigrated) = try lookup.read(object) else {
-        AppStorageCenter.shared.keepBeforeNextWrite(object, forKey: key, in: store)
+        AppStorageCenter.shared.keepBeforeNextWrite(forKey: key, in: store)
         reportIssue(
           """
           The value stored for \(self) has type '\(type(of: object))', which cannot be read as \
@@ -109,7 +109,7 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
       }
       return .success(value)
     } catch {
-      AppStorageCenter.shared.keepBeforeNextWrite(object, forKey: key, in: store)
+      AppStorageCenter.shared.keepBeforeNextWrite(forKey: key, in: store)
       reportIssue(
         error,
         """

@@ -40,7 +40,7 @@ final class AppStorageCenter: Sendable {
     var unsavedStores: Set<UserDefaultsBox> = []
     var isPolling = false
     /// Values that could not be read, by store and key, to keep before they are overwritten.
-    var unreadable: [UnreadableKey: (snapshot: StoredDefaultsValue, object: Any)] = [:]
+    var unreadable: Set<UnreadableKey> = []
   }
 
   private struct UnreadableKey: Hashable {
@@ -116,14 +116,10 @@ final class AppStorageCenter: Sendable {
     for onChange in changed { onChange() }
   }
 
-  /// Marks the object stored for a key as unreadable: if it is still stored when the key
-  /// is next written, it is first copied to `<key>.corrupt-<UTC timestamp>`.
-  func keepBeforeNextWrite(_ object: Any, forKey key: String, in store: UserDefaultsBox) {
-    state.withLock { state in
-      state.unreadable[UnreadableKey(store: store, key: key)] = (
-        StoredDefaultsValue(object), object
-      )
-    }
+  /// Marks the object stored for a key as unreadable: when the key is next written, what it
+  /// stores then is first copied to `<key>.corrupt-<UTC timestamp>`.
+  func keepBeforeNextWrite(forKey key: String, in store: UserDefaultsBox) {
+    state.withLock { _ = $0.unreadable.insert(UnreadableKey(store: store, key: key)) }
   }
 
   private func keepUnreadableValue(
@@ -131,10 +127,14 @@ final class AppStorageCenter: Sendable {
     in store: UserDefaultsBox,
     state: inout State
   ) {
+    // NB: What is stored now is kept, not what was seen at load: a synchronisation in
+    //     between reloads the store, and a date read back from its property list has lost
+    //     its fractional seconds, so it no longer equals what was seen. Keeping a value that
+    //     another program already replaced costs a key; skipping one loses it.
     guard
       !state.unreadable.isEmpty,
-      let kept = state.unreadable.removeValue(forKey: UnreadableKey(store: store, key: key)),
-      StoredDefaultsValue(store.base.object(forKey: key)) == kept.snapshot
+      state.unreadable.remove(UnreadableKey(store: store, key: key)) != nil,
+      let object = store.base.object(forKey: key)
     else { return }
     let date = Date()
     var attempt = 1
@@ -144,7 +144,7 @@ final class AppStorageCenter: Sendable {
       attempt += 1
     }
     store.base.set(
-      kept.object,
+      object,
       forKey: CorruptFile.preservationName(for: key, at: date, attempt: attempt)
     )
   }
