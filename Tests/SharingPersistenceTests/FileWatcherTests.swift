@@ -11,17 +11,10 @@ import Testing
       let watcher = FileWatcher(
         inotify: InotifyCalls(initialize: { -EMFILE }, addWatch: { _, _, _ in -EBADF })
       )
-      let reports = Locked<[String]>([])
-      withKnownIssue {
-        let first = watcher.watch(path: "/tmp/settings.json") {}
-        let second = watcher.watch(path: "/tmp/other.json") {}
-        first()
-        second()
-      } matching: { issue in
-        reports.withLock { $0.append(issue.description) }
-        return true
-      }
-      let messages = reports.withLock { $0 }
+      let messages = reportsWhileWatching(
+        ["/tmp/settings.json", "/tmp/other.json"],
+        with: watcher
+      )
       #expect(messages.count == 1)
       #expect(messages.first?.contains("'inotify_init1' failed with EMFILE") == true)
       #expect(messages.first?.contains("sysctl fs.inotify.max_user_instances=") == true)
@@ -35,17 +28,10 @@ import Testing
           addWatch: { _, _, _ in -ENOSPC }
         )
       )
-      let reports = Locked<[String]>([])
-      withKnownIssue {
-        let first = watcher.watch(path: "/tmp/watched/settings.json") {}
-        let second = watcher.watch(path: "/tmp/elsewhere/other.json") {}
-        first()
-        second()
-      } matching: { issue in
-        reports.withLock { $0.append(issue.description) }
-        return true
-      }
-      let messages = reports.withLock { $0 }
+      let messages = reportsWhileWatching(
+        ["/tmp/watched/settings.json", "/tmp/elsewhere/other.json"],
+        with: watcher
+      )
       #expect(messages.count == 1)
       #expect(messages.first?.contains("Cannot watch /tmp/watched for changes") == true)
       #expect(messages.first?.contains("'inotify_add_watch' failed with ENOSPC") == true)
@@ -65,6 +51,19 @@ import Testing
         issue.description.contains("'inotify_add_watch' failed with EACCES")
           && !issue.description.contains("sysctl")
       }
+    }
+
+    /// Watches every path, stops watching, and returns the issues reported meanwhile.
+    private func reportsWhileWatching(_ paths: [String], with watcher: FileWatcher) -> [String] {
+      let reports = Locked<[String]>([])
+      withKnownIssue {
+        let stops = paths.map { watcher.watch(path: $0) {} }
+        for stop in stops { stop() }
+      } matching: { issue in
+        reports.withLock { $0.append(issue.description) }
+        return true
+      }
+      return reports.withLock { $0 }
     }
   }
 #endif
