@@ -9,8 +9,8 @@ extension Shared where Value: Sendable {
   ///
   /// Every shared value created from a key with the same identity shares one reference; the
   /// default is only used when the store has no value and no reference exists yet. (Debug
-  /// builds also evaluate a later declaration's default, to report a key declared with two
-  /// different defaults.)
+  /// builds also evaluate a later declaration's default, once if it agrees with the first, to
+  /// report a key declared with two different defaults.)
   ///
   /// - Parameters:
   ///   - wrappedValue: The default value.

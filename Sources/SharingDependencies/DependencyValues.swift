@@ -34,7 +34,11 @@ public struct DependencyValues: Sendable {
   /// - Parameter key: A type conforming to ``TestDependencyKey``.
   public subscript<Key: TestDependencyKey>(key: Key.Type) -> Key.Value {
     get {
-      if let value = overrides[ObjectIdentifier(key)] as? Key.Value { return value }
+      // NB: Unwrapped before the cast, which would turn a missing override of an optional
+      //     value into 'nil'.
+      if let override = overrides[ObjectIdentifier(key)], let value = override as? Key.Value {
+        return value
+      }
       return DependencyCache.shared.value(
         for: Key.self,
         context: context,

@@ -25,7 +25,7 @@ public struct InMemoryKey<Value: Sendable>: SharedKey {
   public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
     // NB: A value of another type was stored through the same name with another value type,
     //     which the shared reference registry reports; this use keeps its default.
-    guard let value = store.value(forKey: key) as? Value else {
+    guard let stored = store.value(forKey: key), let value = stored as? Value else {
       return continuation.resumeReturningInitialValue()
     }
     continuation.resume(returning: value)

@@ -35,6 +35,18 @@ import Testing
     #expect(stats.wrappedValue.count == 1)
   }
 
+  @Test func assertionReadsAnUnchangedOptionalValueAsItIs() {
+    let nickname = Shared<String?>(value: "Blob")
+    let stats = Shared(value: Stats())
+    let tracker = ChangeTracker()
+    tracker.track { stats.withLock { $0.increment() } }
+    tracker.assert {
+      #expect(nickname.wrappedValue == "Blob")
+      nickname.withLock { $0?.append(" Jr.") }
+      #expect(nickname.wrappedValue == "Blob Jr.")
+    }
+  }
+
   @Test func derivedWritesAreSnapshottedAndAssertedThroughTheRoot() throws {
     let stats = Shared(value: Stats())
     let count = stats.count

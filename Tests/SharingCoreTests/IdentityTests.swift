@@ -41,6 +41,16 @@ import Testing
     _ = (first, second)
   }
 
+  @Test func aLoadThatNeverFinishesDoesNotKeepTheReferenceAlive() {
+    let store = TestStore<Int>(5)
+    store.setLoadBehavior(.deferred)
+    var count: Shared<Int>? = Shared(wrappedValue: 0, .test("count", store: store))
+    count = nil
+    #expect(store.cancellationCount == 1)
+    store.completeLoads()
+    _ = count
+  }
+
   @Test func derivedValuesKeepTheReferenceAlive() {
     let store = TestStore<Stats>()
     var stats: Shared<Stats>? = Shared(wrappedValue: Stats(), .test("stats", store: store))

@@ -71,6 +71,19 @@ private struct IdentifiedKey<Value: Sendable>: SharedKey {
     #expect(first == second && second == third)
   }
 
+  @Test func aLaterDefaultThatAgreesIsEvaluatedAtMostOnce() {
+    let store = TestStore<Int>()
+    var evaluations = 0
+    func makeDefault() -> Int {
+      evaluations += 1
+      return 0
+    }
+    @Shared(.test("count", store: store)) var first = makeDefault()
+    @Shared(.test("count", store: store)) var second = makeDefault()
+    #expect(evaluations <= 2)
+    _ = (first, second)
+  }
+
   @Test func aKeyCarryingItsDefaultIsNotReported() {
     let key = TestKey<Bool>.Default[.test("isOn", store: TestStore<Bool>()), default: true]
     @Shared(key) var first

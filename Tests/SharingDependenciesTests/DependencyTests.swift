@@ -31,6 +31,18 @@ import Testing
     }
   }
 
+  @Test func optionalValuedKeyResolvesToItsDefaultUntilOverridden() {
+    @Dependency(\.nickname) var nickname
+    @Dependency(NicknameKey.self) var nicknameByType
+    #expect(nickname == "test")
+    #expect(nicknameByType == "test")
+    withDependencies {
+      $0.nickname = nil
+    } operation: {
+      #expect(nickname == nil)
+    }
+  }
+
   @Test func valueIsResolvedWhenReadNotWhenCreated() {
     let model = GreeterModel()
     withDependencies {

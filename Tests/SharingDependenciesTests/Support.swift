@@ -28,12 +28,23 @@ enum TestOnlyKey: TestDependencyKey {
   static let testValue = "test only"
 }
 
+/// A key whose value is optional, with a default that is not `nil`.
+enum NicknameKey: DependencyKey {
+  static let liveValue: String? = "live"
+  static let testValue: String? = "test"
+}
+
 enum PreparedKey: DependencyKey {
   static let liveValue = "live"
   static let testValue = "default"
 }
 
 extension DependencyValues {
+  var nickname: String? {
+    get { self[NicknameKey.self] }
+    set { self[NicknameKey.self] = newValue }
+  }
+
   var notebook: Notebook {
     get { self[NotebookKey.self] }
     set { self[NotebookKey.self] = newValue }

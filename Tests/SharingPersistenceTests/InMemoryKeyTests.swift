@@ -20,6 +20,14 @@ import Testing
     #expect(name == "Blob Jr.")
   }
 
+  @Test func optionalValueStartsFromItsDefault() {
+    @Shared(.inMemory("nickname")) var nickname: String? = "Blob"
+    #expect(nickname == "Blob")
+    $nickname.withLock { $0 = nil }
+    @Shared(.inMemory("nickname")) var again: String? = "Blob"
+    #expect(again == nil)
+  }
+
   @Test func isolatedPerTest() {
     @Shared(.inMemory("isolated")) var value = 0
     #expect(value == 0)

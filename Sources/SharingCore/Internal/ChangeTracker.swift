@@ -92,7 +92,12 @@ package final class ChangeTracker: Sendable {
   }
 
   func snapshot<Value>(of root: RootReference<Value>) -> Value? {
-    snapshots.withLock { $0[ObjectIdentifier(root)]?.value } as? Value
+    // NB: Unwrapped before the cast, which would turn a missing snapshot of an optional value
+    //     into a snapshot of 'nil'.
+    guard let snapshot = snapshots.withLock({ $0[ObjectIdentifier(root)]?.value }) else {
+      return nil
+    }
+    return snapshot as? Value
   }
 
   /// Applies an expected mutation to a root's snapshot (its current value if it has none).

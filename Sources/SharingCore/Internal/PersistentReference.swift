@@ -56,9 +56,12 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
   func start(loading: Bool) {
     if loading {
       state.withLock { $0.isLoading = true }
+      let key = self.key
       key.load(
         context: .initialValue(initialValue),
-        continuation: LoadContinuation(self.description) { [weak self] result in
+        // NB: The description captures the key, not 'self': a continuation a key keeps
+        //     must not keep the reference (and so its subscription) alive.
+        continuation: LoadContinuation(String(reflecting: key)) { [weak self] result in
           self?.finishLoad(result, resetsToInitialValue: false)
         }
       )
@@ -136,11 +139,12 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
     //     so the last save the key sees carries the last write.
     var saver: (any SharedKey<Value>)?
     guard requestSave(claimingInto: &saver) else { return }
+    let key = self.key
     repeat {
       saver?.save(
         readUntracked(),
         context: .didSet,
-        continuation: SaveContinuation(self.description) { [weak self] result in
+        continuation: SaveContinuation(String(reflecting: key)) { [weak self] result in
           self?.finishSave(result)
         }
       )

@@ -184,7 +184,9 @@ package final class PersistentReferences: Sendable {
     /// Reports a later use of a key whose default differs from the first use's.
     ///
     /// Debug builds only: it evaluates the later use's default, which release builds never do
-    /// once a reference for the key exists.
+    /// once a reference for the key exists. A default that agrees with the first is evaluated
+    /// once; only one that differs is evaluated again, to tell a different default from one
+    /// that differs from itself.
     private func checkDefault<Value>(
       of reference: PersistentReference<Value>,
       id: KeyID,
@@ -195,11 +197,10 @@ package final class PersistentReferences: Sendable {
       guard let site, let firstSite, site != firstSite else { return }
       let first = reference.initialValue
       let later = initialValue()
+      guard areEqual(first, later) == false else { return }
       // NB: A default that differs from itself ('Date()', 'UUID()') says nothing about the
       //     declarations agreeing.
-      guard areEqual(later, initialValue()) == true, areEqual(first, later) == false else {
-        return
-      }
+      guard areEqual(later, initialValue()) == true else { return }
       reportOnce(
         id,
         """

@@ -21,7 +21,11 @@ final class DependencyCache: Sendable {
     scope: DependencyValues.CacheScope?
   ) -> Key.Value {
     let slot = Slot(key: ObjectIdentifier(key), context: context, scope: scope)
-    if let cached = entries.withLock({ $0[slot]?.value }) as? Key.Value { return cached }
+    // NB: The entry is unwrapped before the cast: 'nil as? Key.Value' succeeds when the value
+    //     is itself optional.
+    if let cached = entries.withLock({ $0[slot]?.value }), let value = cached as? Key.Value {
+      return value
+    }
     // NB: Resolved outside the lock: a default value may read other dependencies.
     let resolved = Self.resolve(key, in: context)
     let winner = entries.withLock { entries in
