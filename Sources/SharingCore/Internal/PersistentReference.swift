@@ -139,13 +139,15 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
     //     so the last save the key sees carries the last write.
     var saver: (any SharedKey<Value>)?
     guard requestSave(claimingInto: &saver) else { return }
-    let key = self.key
     repeat {
       saver?.save(
         readUntracked(),
         context: .didSet,
-        continuation: SaveContinuation(String(reflecting: key)) { [weak self] result in
-          self?.finishSave(result)
+        // NB: The continuation holds the reference until the key finishes the write, so a
+        //     shared value created for the key meanwhile finds it and starts from the value
+        //     being written, not from the store's older one.
+        continuation: SaveContinuation(self.description) { result in
+          self.finishSave(result)
         }
       )
     } while claimPendingSave(into: &saver)
