@@ -97,16 +97,7 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
         )
         return .success(nil)
       }
-      if isMigrated {
-        // NB: Written back at once, so that the value is migrated once, not at every load.
-        let migrated = try? lookup.encode(value)
-        AppStorageCenter.shared.write(
-          migrated,
-          forKey: key,
-          in: store,
-          by: ObjectIdentifier(writer)
-        )
-      }
+      if isMigrated { writeBack(migrated: value) }
       return .success(value)
     } catch {
       AppStorageCenter.shared.keepBeforeNextWrite(forKey: key, in: store)
@@ -119,6 +110,26 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
       )
       return .failure(error)
     }
+  }
+
+  /// Stores a migrated value at once, so that the value is migrated once, not at every load.
+  ///
+  /// A migrated value that cannot be encoded leaves the stored one alone, to be migrated
+  /// again at the next load.
+  private func writeBack(migrated value: Value) {
+    let object: Any?
+    do {
+      object = try lookup.encode(value)
+    } catch {
+      return reportIssue(
+        error,
+        """
+        The value stored for \(self) was migrated, but the migrated value could not be encoded; \
+        the stored value is left as it is.
+        """
+      )
+    }
+    AppStorageCenter.shared.write(object, forKey: key, in: store, by: ObjectIdentifier(writer))
   }
 
   private final class Writer: Sendable {}
