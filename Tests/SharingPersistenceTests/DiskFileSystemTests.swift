@@ -95,6 +95,23 @@ import Testing
     }
   }
 
+  @Test(arguments: [0o600, 0o640])
+  func keptUndecodableBytesHaveTheFilesPermissionBits(_ mode: Int) async throws {
+    try await withDiskStorage { storage, _, directory in
+      let url = directory.file("secrets.json")
+      try bytes("not json").write(to: url)
+      #expect(chmod(url.path, mode_t(mode)) == 0)
+      withKnownIssue {
+        @Shared(.fileStorage(url)) var secret = 0
+        $secret.withLock { $0 = 2 }
+        storage.flushPendingWritesAndWait()
+      }
+      let kept = try #require(try corruptFiles(of: url, in: directory).first)
+      #expect(try permissions(of: kept) == mode)
+      #expect(try permissions(of: url) == mode)
+    }
+  }
+
   /// Only a privileged process can give a file to another owner; elsewhere the write makes
   /// the file its own, as any atomic replacement does.
   @Test(.enabled(if: geteuid() == 0, "needs a privileged process"))

@@ -29,7 +29,12 @@ enum CorruptFile {
     {
       attempt += 1
     }
-    try backend.write(data, to: preservationURL(for: url, at: date, attempt: attempt))
+    // NB: With the file's permissions: the bytes of a private file stay private.
+    try backend.write(
+      data,
+      to: preservationURL(for: url, at: date, attempt: attempt),
+      permissionsOf: url
+    )
   }
 
   private static func timestamp(_ date: Date) -> String {

@@ -44,7 +44,7 @@ struct DiskFileSystem: FileSystemBackend {
     }
   }
 
-  func write(_ data: Data, to url: URL) throws {
+  func write(_ data: Data, to url: URL, permissionsOf template: URL?) throws {
     let url = Self.destination(of: url)
     let directory = url.deletingLastPathComponent()
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -55,17 +55,21 @@ struct DiskFileSystem: FileSystemBackend {
       ".\(url.lastPathComponent).\(UUID().uuidString).tmp"
     )
     var existing = stat()
-    let replacesFile = stat(url.path, &existing) == 0 && existing.st_mode & S_IFMT == S_IFREG
-    // NB: Created readable by its owner only when it replaces a file, so that the bytes of a
-    //     private file are never readable by others, even in the temporary file.
+    let isRegularFile = { (path: String) in
+      stat(path, &existing) == 0 && existing.st_mode & S_IFMT == S_IFREG
+    }
+    let keepsPermissions =
+      isRegularFile(url.path) || template.map { isRegularFile($0.path) } == true
+    // NB: Created readable by its owner only when it takes another file's permissions, so that
+    //     the bytes of a private file are never readable by others, even in the temporary file.
     let descriptor = open(
       temporary.path,
       O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-      replacesFile ? 0o600 : 0o644
+      keepsPermissions ? 0o600 : 0o644
     )
     guard descriptor >= 0 else { throw Self.posixError(errno) }
     do {
-      if replacesFile {
+      if keepsPermissions {
         // NB: Best effort: only a privileged process can give a file to another owner.
         if existing.st_uid != geteuid() || existing.st_gid != getegid() {
           _ = fchown(descriptor, existing.st_uid, existing.st_gid)

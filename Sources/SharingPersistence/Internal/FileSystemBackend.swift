@@ -9,7 +9,10 @@ protocol FileSystemBackend: Sendable {
 
   /// Replaces the file at `url` atomically, creating its parent directories: through a
   /// symbolic link, the file the link leads to.
-  func write(_ data: Data, to url: URL) throws
+  ///
+  /// The file keeps the permissions of the file it replaces; a new file takes those of the
+  /// file at `template`, if there is one there.
+  func write(_ data: Data, to url: URL, permissionsOf template: URL?) throws
 
   /// Writes or deletes (`nil`) a file as another program would: watchers are told, and
   /// ``FileStorage`` treats it as an external change.
@@ -18,4 +21,11 @@ protocol FileSystemBackend: Sendable {
   /// Calls `onChange` after the file at `url` may have been written, deleted, renamed over
   /// or re-created by someone else, until the returned closure is called.
   func watch(_ url: URL, onChange: @escaping @Sendable () -> Void) -> @Sendable () -> Void
+}
+
+extension FileSystemBackend {
+  /// Replaces the file at `url` atomically, keeping its permissions.
+  func write(_ data: Data, to url: URL) throws {
+    try write(data, to: url, permissionsOf: nil)
+  }
 }
