@@ -29,6 +29,52 @@ import Testing
     }
   }
 
+  /// A write under way when the program-wide flush starts (a zero throttle writes at once,
+  /// on the thread that changed the value) has landed when the flush returns.
+  @Test func programWideFlushWaitsForAWriteAlreadyUnderway() async throws {
+    try await withTemporaryDirectory { directory in
+      let pendingFiles = PendingFiles()
+      let storage = FileStorage.fileSystem(
+        scheduler: ManualWriteScheduler(),
+        pendingFiles: pendingFiles
+      )
+      let url = directory.file("count.txt")
+      let (encoding, release, flushed) = (
+        DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)
+      )
+      try withDependencies {
+        $0.defaultFileStorage = storage
+      } operation: {
+        let key = FileStorageKey<Int>.fileStorage(
+          url,
+          throttle: .zero,
+          decode: { Int(String(decoding: $0, as: UTF8.self)) ?? 0 },
+          encode: { value in
+            encoding.signal()
+            release.wait()
+            return Data("\(value)".utf8)
+          }
+        )
+        @Shared(key) var count = 0
+        try #require(fileText(url) == nil)
+        Thread.detachNewThread { [$count] in $count.withLock { $0 = 1 } }
+        encoding.wait()
+      }
+      let textAfterFlush = Locked<String?>(nil)
+      Thread.detachNewThread {
+        pendingFiles.flushAndWait()
+        textAfterFlush.withLock { $0 = fileText(url) }
+        flushed.signal()
+      }
+      // NB: Gives the flush time to start before the write may finish; if it has not started,
+      //     the test proves nothing but still passes.
+      usleep(50_000)
+      release.signal()
+      flushed.wait()
+      #expect(textAfterFlush.withLock { $0 } == "1")
+    }
+  }
+
   @Test func programWideFlushWritesReleasedValues() async throws {
     try await withTemporaryDirectory { directory in
       let scheduler = ManualWriteScheduler()

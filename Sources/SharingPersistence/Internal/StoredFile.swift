@@ -41,8 +41,7 @@ final class StoredFile: Sendable {
     var inFlight: Set<UInt64> = []
     /// Flushes waiting for every write numbered up to `through` to finish.
     var flushes: [(through: UInt64, done: @Sendable () -> Void)] = []
-    /// Whether the file is in `pendingFiles`, which it is from a throttled change until it
-    /// is idle.
+    /// Whether the file is in `pendingFiles`, which it is from a change until it is idle.
     var isRegistered = false
     /// The outcome of the latest write, which saves of values never written report, and
     /// the number of that write.
@@ -233,6 +232,8 @@ final class StoredFile: Sendable {
       let ticket = state.withLock { state in
         let ticket = state.throttle.takeImmediate(write, now: now)
         state.inFlight.insert(ticket.sequence)
+        // NB: Registered too, so that program-wide flushes (and the one at exit) wait for it.
+        state.register(self, in: pendingFiles)
         return ticket
       }
       return perform(ticket)
