@@ -56,9 +56,15 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
     FileStorageKeyID(url: url, storage: storage)
   }
 
-  /// Reads and decodes the file.
+  /// Reads and decodes the file; an explicit load writes the value's pending change first.
   public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
-    continuation.resume(with: Result { try file.load() }.flatMap { decoded($0) })
+    let read: @Sendable () -> Void = { [file] in
+      continuation.resume(with: Result { try file.load() }.flatMap { decoded($0) })
+    }
+    guard case .userInitiated = context else { return read() }
+    // NB: The program's own change, still waiting for the throttle, is newer than the file:
+    //     reading the file without it would take the value back.
+    file.flush(read)
   }
 
   /// Plays back changes made to the file by anything else.

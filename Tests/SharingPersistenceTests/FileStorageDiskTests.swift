@@ -50,6 +50,22 @@ import Testing
     }
   }
 
+  /// An explicit load reads the file with this program's own pending change in it, rather
+  /// than going back to what the file held before.
+  @Test func explicitLoadWritesThePendingChangeFirst() async throws {
+    try await withDiskStorage { storage, scheduler, directory in
+      let url = directory.file("count.json")
+      @Shared(.fileStorage(url)) var count = 0
+      $count.withLock { $0 = 1 }
+      try await $count.load()
+      #expect(count == 1)
+      #expect(fileText(url) == "1")
+      scheduler.advance(by: .seconds(1))
+      #expect(count == 1)
+      #expect(storage.writeCount(to: url) == 1)
+    }
+  }
+
   @Test func unchangedBytesAreNotWrittenAgain() async throws {
     try await withDiskStorage { storage, scheduler, directory in
       let url = directory.file("count.json")

@@ -117,11 +117,14 @@ final class StoredFile: Sendable {
 
   /// Reads the file.
   func load() throws -> Data? {
-    let data = try backend.contents(of: url)
-    state.withLock { state in
-      if state.isIdle { state.known = .some(data) }
+    // NB: Read under the write lock, as changes are: never halfway through our own write.
+    try writeLock.withLock { _ in
+      let data = try backend.contents(of: url)
+      state.withLock { state in
+        if state.isIdle { state.known = .some(data) }
+      }
+      return data
     }
-    return data
   }
 
   /// Marks the bytes in the file as undecodable, so that they are kept before the file is
