@@ -66,6 +66,34 @@ import Testing
     #expect(text(storage.contents(of: url)) == "2")
   }
 
+  /// A change made while an external one is being played back, before the shared value hears
+  /// of it, ends up both in the file and in the shared value.
+  @Test(arguments: [Duration.zero, .seconds(1)])
+  func changeMadeDuringAPlaybackReachesTheFileAndTheValue(throttle: Duration) {
+    withDependencies {
+      $0.defaultFileStorage = storage
+    } operation: {
+      let shared = Locked<Shared<Int>?>(nil)
+      let hasChanged = Locked(false)
+      // NB: Subscribed first, so it hears the external change before the shared value does.
+      let unsubscribe = storage.file(at: url).subscribe { _ in
+        guard !hasChanged.withLock({ $0 }), let count = shared.withLock({ $0 }) else { return }
+        hasChanged.withLock { $0 = true }
+        count.withLock { $0 = 99 }
+      }
+      defer { unsubscribe() }
+      @Shared(.fileStorage(url, throttle: throttle)) var count = 0
+      shared.withLock { $0 = $count }
+
+      storage.simulateExternalWrite(bytes("7"), to: url)
+      scheduler.advance()
+      scheduler.advance(by: .seconds(1))
+
+      #expect(text(storage.contents(of: url)) == "99")
+      #expect(count == 99)
+    }
+  }
+
   /// Saves through the key alone, without a shared value, so nobody watches the file.
   private func save(_ value: Int) async {
     await withCheckedContinuation { saved in

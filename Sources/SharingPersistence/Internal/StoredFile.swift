@@ -5,6 +5,10 @@ import SharingDependencies
 /// Everything ``FileStorage`` knows about one file: the bytes it last saw there, the
 /// throttled write waiting to happen, undecodable bytes to keep, and who watches it.
 ///
+/// A change made while an external one is played back may reach the shared values before
+/// it, so they would hold the external value while the file gets the change: the write that
+/// carries the change is played back too, once it lands and the playback has ended.
+///
 /// Two locks, always taken in this order: `writeLock` serialises touching the file (writes,
 /// and reads made to detect external changes, so that a read never sees a write half done
 /// relative to `known`); `state` guards the bookkeeping. Neither is held while encoding
@@ -21,6 +25,8 @@ final class StoredFile: Sendable {
   private let pendingFiles: PendingFiles
   private let writeLock = Locked<UInt64>(0)
   private let state: Locked<State>
+
+  private typealias Subscriber = @Sendable (Result<Data?, any Error>) -> Void
 
   private struct State {
     var throttle: WriteThrottle
@@ -50,7 +56,7 @@ final class StoredFile: Sendable {
     var writeCount = 0
     var encodeCount = 0
     var nextSubscriberID = 0
-    var subscribers: [Int: @Sendable (Result<Data?, any Error>) -> Void] = [:]
+    var subscribers: [Int: Subscriber] = [:]
     /// Whether the file is watched, or its watch is being set up: while anyone subscribes.
     var isWatching = false
     /// Counts the watches set up, so that one whose subscribers left while it was being set
@@ -58,8 +64,25 @@ final class StoredFile: Sendable {
     var watchGeneration = 0
     /// Ends the watch, once it is set up.
     var stopWatching: (@Sendable () -> Void)?
+    /// Playbacks under way: from dropping the pending write until every subscriber heard.
+    var playbacks = 0
+    /// Set when a change is saved during a playback: writes numbered after this carry it,
+    /// and the first to land is played back.
+    var echoesWritesAfter: UInt64?
+    /// The bytes of such a write that landed during a playback, played back when it ends.
+    var echo: Data?
+
+    var sortedSubscribers: [Subscriber] {
+      subscribers.sorted { $0.key < $1.key }.map(\.value)
+    }
 
     var isIdle: Bool { inFlight.isEmpty && throttle.pending == nil }
+
+    /// Notes a change saved during a playback, whose write must be played back.
+    mutating func noteChangeDuringPlayback() {
+      guard playbacks > 0, echoesWritesAfter == nil else { return }
+      echoesWritesAfter = throttle.sequence
+    }
 
     /// Adds the file to `pendingFiles` unless it is there already.
     mutating func register(_ file: StoredFile, in pendingFiles: PendingFiles) {
@@ -73,6 +96,26 @@ final class StoredFile: Sendable {
       guard isRegistered, isIdle else { return }
       isRegistered = false
       pendingFiles.remove(file)
+    }
+
+    /// The playback a landed write calls for, if it carries a change saved during a playback:
+    /// at once, counted in `playbacks`, or when the playback under way ends.
+    mutating func echo(
+      of ticket: WriteThrottle.Ticket,
+      written encoded: Result<Data, any Error>,
+      result: Result<Void, any Error>
+    ) -> (Data, [Subscriber])? {
+      guard
+        let after = echoesWritesAfter, ticket.sequence > after,
+        case .success = result, case .success(let data) = encoded
+      else { return nil }
+      echoesWritesAfter = nil
+      guard playbacks == 0 else {
+        echo = data
+        return nil
+      }
+      playbacks += 1
+      return (data, sortedSubscribers)
     }
 
     /// Removes and returns the flushes that no unfinished write holds up.
@@ -186,16 +229,15 @@ final class StoredFile: Sendable {
   }
 
   private func fileMayHaveChanged() {
-    typealias Subscriber = @Sendable (Result<Data?, any Error>) -> Void
     // NB: Read under the write lock: a read racing our own write could otherwise see the old
     //     bytes after 'known' was updated, and play an outdated value back.
     let (result, subscribers, discarded) = writeLock.withLock { written in
       let result = Result { try backend.contents(of: url) }
       return state.withLock {
-        state -> (Result<Data?, any Error>, [Subscriber], [SaveContinuation]) in
-        guard state.stopWatching != nil else { return (result, [], []) }
+        state -> (Result<Data?, any Error>, [Subscriber]?, [SaveContinuation]) in
+        guard state.stopWatching != nil else { return (result, nil, []) }
         if case .success(let data) = result {
-          guard state.known != .some(data) else { return (result, [], []) }
+          guard state.known != .some(data) else { return (result, nil, []) }
           state.known = .some(data)
         } else {
           state.known = nil
@@ -203,16 +245,36 @@ final class StoredFile: Sendable {
         // NB: A write of ours, taken before the change and waiting for this lock, lands
         //     after it: the file ends up holding our value, which the shared values already
         //     hold, so playing the change back would leave them behind the file.
-        guard state.throttle.sequence <= written else { return (result, [], []) }
+        guard state.throttle.sequence <= written else { return (result, nil, []) }
         // NB: The file changed after the pending value was set: the newer, external value
         //     wins, rather than being overwritten by the older one.
         let discarded = state.throttle.discardPending()
+        state.echoesWritesAfter = nil
         state.unregisterIfIdle(self, from: pendingFiles)
-        return (result, state.subscribers.sorted { $0.key < $1.key }.map(\.value), discarded)
+        state.playbacks += 1
+        return (result, state.sortedSubscribers, discarded)
       }
     }
     for continuation in discarded { continuation.resume() }
-    for subscriber in subscribers { subscriber(result) }
+    if let subscribers { playBack(result, to: subscribers) }
+  }
+
+  /// Calls the subscribers of a playback already counted in `playbacks`, then plays back the
+  /// write of a change saved meanwhile, if it landed.
+  private func playBack(_ result: Result<Data?, any Error>, to subscribers: [Subscriber]) {
+    var (result, subscribers) = (result, subscribers)
+    while true {
+      for subscriber in subscribers { subscriber(result) }
+      let echo = state.withLock { state -> (Data, [Subscriber])? in
+        state.playbacks -= 1
+        guard state.playbacks == 0, let echo = state.echo else { return nil }
+        state.echo = nil
+        state.playbacks += 1
+        return (echo, state.sortedSubscribers)
+      }
+      guard let echo else { return }
+      (result, subscribers) = (.success(echo.0), echo.1)
+    }
   }
 
   // MARK: Writing
@@ -233,6 +295,7 @@ final class StoredFile: Sendable {
     let now = scheduler.now()
     if context == .userInitiated || (interval ?? throttle) == .zero {
       let ticket = state.withLock { state in
+        state.noteChangeDuringPlayback()
         let ticket = state.throttle.takeImmediate(write, now: now)
         state.inFlight.insert(ticket.sequence)
         // NB: Registered too, so that program-wide flushes (and the one at exit) wait for it.
@@ -242,6 +305,7 @@ final class StoredFile: Sendable {
       return perform(ticket)
     }
     let (enqueued, lastResult) = state.withLock { state in
+      state.noteChangeDuringPlayback()
       defer { state.register(self, in: pendingFiles) }
       return (state.throttle.enqueue(write, now: now, interval: interval), state.lastResult)
     }
@@ -290,17 +354,18 @@ final class StoredFile: Sendable {
         try replaceContents(with: data)
       }
     }
-    let flushes = state.withLock { state in
+    let (flushes, echo) = state.withLock { state in
       state.encodeCount += 1
       if ticket.sequence > state.lastResultSequence {
         (state.lastResult, state.lastResultSequence) = (result, ticket.sequence)
       }
       state.inFlight.remove(ticket.sequence)
       state.unregisterIfIdle(self, from: pendingFiles)
-      return state.finishedFlushes()
+      return (state.finishedFlushes(), state.echo(of: ticket, written: encoded, result: result))
     }
     for continuation in ticket.write.continuations { continuation.resume(with: result) }
     for done in flushes { done() }
+    if let (data, subscribers) = echo { playBack(.success(data), to: subscribers) }
   }
 
   /// Writes the file, keeping undecodable bytes first, unless it is watched and already holds
