@@ -1,0 +1,36 @@
+/// A ``SharedKey`` whose store runs each change as a transaction of its own, so that
+/// ``Shared/withLock(_:)`` is exclusive across every process, and every machine, using the
+/// store.
+///
+/// A plain ``SharedKey`` is handed each change after it is made in memory: two processes that
+/// change one stored value at once each start from their own copy, and the last write wins.
+/// A coordinated key closes that hole. Its ``withTransaction(_:_:)`` takes the store's
+/// exclusive lock (a lock file, `BEGIN IMMEDIATE`, `SELECT … FOR UPDATE`), brings the value up
+/// to date with the store, runs the change, and writes the result before releasing the lock:
+///
+/// ```swift
+/// @Shared(.fileStorage(url, coordinated: true)) var count = 0
+/// $count.withLock { $0 += 1 }  // exact, whatever other processes do meanwhile
+/// ```
+///
+/// A change made through a coordinated key costs a synchronous round trip to the store on
+/// every ``Shared/withLock(_:)``: it is never throttled.
+public protocol CoordinatedSharedKey<Value>: SharedKey {
+  /// Runs one change of the value as a transaction of the store.
+  ///
+  /// Take the store's exclusive lock, replace `value` with the stored value if the store
+  /// holds one this program has not seen yet, call `body` once, then store the changed value
+  /// and release the lock before returning.
+  ///
+  /// > Important: Call `body` at most once. If it throws, store nothing and rethrow its error
+  /// > unchanged. If the store fails before `body` is called, throw without calling it: the
+  /// > change is then made in memory only, and your error is exposed as
+  /// > ``Shared/saveError``. If the store fails after, throw: the change stays in memory and
+  /// > your error is exposed as ``Shared/saveError``.
+  ///
+  /// - Parameters:
+  ///   - value: The value in memory; on return, the value the store now holds.
+  ///   - body: The change, run while the store is locked.
+  /// - Throws: The error of `body`, or an error of the store.
+  func withTransaction(_ value: inout Value, _ body: (inout Value) throws -> Void) throws
+}
