@@ -67,10 +67,14 @@ let package = Package(
       command: "counter",
       dependencies: ["SharingPersistence", "SharingCore", "SharingDependencies"]
     )
-    + exampleApp("Todos", command: "todos", dependencies: ["SharingPersistence", "SharingCore"])
+    + exampleApp(
+      "Todos",
+      command: "todos",
+      dependencies: ["SharingPersistence", "SharingCore", "SharingDependencies"]
+    )
     + exampleApp("SignUp", command: "signup", dependencies: ["SharingCore"])
     + exampleApp("Tabs", command: "tabs", dependencies: ["SharingCore"])
-    + exampleApp("Sysmon", command: "sysmon", dependencies: ["SharingCore"])
+    + exampleApp("Sysmon", command: "sysmon", dependencies: ["SharingCore", "SharingDependencies"])
     + [
       // Runs the apps' commands from their tests, as a user would in a terminal.
       .target(name: "AppTestSupport", path: "Apps/AppTestSupport")

@@ -1,13 +1,13 @@
 import Dispatch
 package import Foundation
-import Synchronization
+import SharingDependencies
 
 /// Reads a file every interval on a queue, and reports each result that differs from the
 /// one before, until cancelled.
 final class ReadingPoller<Reading: Equatable & Sendable>: Sendable {
   private let url: URL
-  private let timer = Mutex<(any DispatchSourceTimer)?>(nil)
-  private let last = Mutex<Result<Reading, SystemReadingError>?>(nil)
+  private let timer = Locked<(any DispatchSourceTimer)?>(nil)
+  private let last = Locked<Result<Reading, SystemReadingError>?>(nil)
 
   /// Starts polling; the first read is one `interval` from now.
   init(
@@ -57,7 +57,7 @@ final class ReadingPoller<Reading: Equatable & Sendable>: Sendable {
 
 /// The number of pollers reading each file, to tell when polling stopped. Not a static
 /// property: a generic class cannot have one.
-private let activePollers = Mutex<[URL: Int]>([:])
+private let activePollers = Locked<[URL: Int]>([:])
 
 /// How many subscriptions are reading a file again and again: none once every reader of
 /// it went away.

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import SharingDependencies
 
 #if canImport(Darwin)
   import Darwin
@@ -14,7 +14,7 @@ import Synchronization
 /// a signal's default action would skip.
 public enum Termination {
   private static let queue = DispatchQueue(label: "todos.termination")
-  private static let sources = Mutex<[any DispatchSourceSignal]>([])
+  private static let sources = Locked<[any DispatchSourceSignal]>([])
 
   /// Exits on `SIGINT` and `SIGTERM` from now on.
   ///
