@@ -76,8 +76,15 @@ let package = Package(
     + exampleApp("Tabs", command: "tabs", dependencies: ["SharingCore"])
     + exampleApp("Sysmon", command: "sysmon", dependencies: ["SharingCore", "SharingDependencies"])
     + [
+      // What the apps' command lines share: parsing, usage errors, exit statuses, messages.
+      .target(name: "CommandLineSupport", path: "Apps/CommandLineSupport/Sources"),
+      .testTarget(
+        name: "CommandLineSupportTests",
+        dependencies: ["CommandLineSupport", "AppTestSupport"],
+        path: "Apps/CommandLineSupport/Tests"
+      ),
       // Runs the apps' commands from their tests, as a user would in a terminal.
-      .target(name: "AppTestSupport", path: "Apps/AppTestSupport")
+      .target(name: "AppTestSupport", path: "Apps/AppTestSupport"),
     ],
   swiftLanguageModes: [.v6]
 )
@@ -91,6 +98,7 @@ func exampleApp(
   dependencies: [Target.Dependency]
 ) -> [Target] {
   let kit = "\(name)Kit"
+  let dependencies = dependencies + ["CommandLineSupport"]
   return [
     .executableTarget(
       name: command,

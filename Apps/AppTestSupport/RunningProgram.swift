@@ -63,26 +63,47 @@ public final class RunningProgram {
     kill(process.processIdentifier, signal)
   }
 
-  /// Waits until the program's standard output satisfies a condition; records an issue if it
-  /// does not within `timeout`.
+  /// One of the program's outputs.
+  public enum Output: Sendable {
+    /// Standard output.
+    case standardOutput
+    /// Standard error.
+    case standardError
+  }
+
+  /// Waits until what the program wrote satisfies a condition; records an issue if it does
+  /// not within `timeout`.
   ///
   /// - Parameters:
   ///   - description: What is awaited, for the failure message.
+  ///   - output: The output to look at: standard output unless said otherwise.
   ///   - timeout: How long to wait: generous, as the condition usually holds in milliseconds.
-  ///   - condition: A condition on the output so far.
+  ///   - condition: A condition on the text written so far.
   /// - Returns: Whether the condition held in time.
   @discardableResult
   public func waitForOutput(
     _ description: String,
+    on output: Output = .standardOutput,
     timeout: Duration = .seconds(30),
     sourceLocation: SourceLocation = #_sourceLocation,
     until condition: (String) -> Bool
   ) async -> Bool {
+    await wait(for: description, timeout: timeout, sourceLocation: sourceLocation) {
+      condition(output == .standardOutput ? self.output : errorOutput)
+    }
+  }
+
+  private func wait(
+    for description: String,
+    timeout: Duration,
+    sourceLocation: SourceLocation,
+    until condition: () -> Bool
+  ) async -> Bool {
     let deadline = ContinuousClock.now + timeout
-    while !condition(output) {
+    while !condition() {
       let hasExited = !process.isRunning
       // NB: Output written just before exiting is in the file once the process has exited.
-      if hasExited, condition(output) { return true }
+      if hasExited, condition() { return true }
       guard !hasExited, ContinuousClock.now < deadline else {
         Issue.record(
           """

@@ -39,12 +39,31 @@ import Testing
     }
   }
 
-  @Test func badCommandLineExitsWithUsageStatusAndExplainsOnStandardError() async throws {
+  @Test func storePathWithoutPlistIsKeptWithPlistAddedAsTheHelpSays() async throws {
     try await withTemporaryDirectory { directory in
-      let run = try await Program("counter").run(["increment", "lots"], in: directory)
+      let counter = try Program("counter")
+      let increment = try await counter.run(["--store", "mystore.txt", "increment"], in: directory)
+      let help = try await counter.run(["--help"], in: directory)
+
+      #expect(increment.status == 0)
+      #expect(FileManager.default.fileExists(atPath: directory.file("mystore.txt.plist").path))
+      #expect(!FileManager.default.fileExists(atPath: directory.file("mystore.txt").path))
+      #expect(help.output.contains("'.plist' is added to a path"))
+    }
+  }
+
+  @Test(arguments: ["lots", "-3"])
+  func badAmountExitsWithUsageStatusAndSaysItMustBePositive(amount: String) async throws {
+    try await withTemporaryDirectory { directory in
+      let run = try await Program("counter").run(["increment", amount], in: directory)
       #expect(run.status == 64)
       #expect(run.output.isEmpty)
-      #expect(run.errorOutput.hasPrefix("counter: 'lots' is not a positive integer.\n\nUsage:"))
+      #expect(
+        run.errorOutput.hasPrefix(
+          "counter: The amount to add must be a positive integer, such as 5; '\(amount)' is not."
+            + "\n\nUsage: counter"
+        )
+      )
     }
   }
 

@@ -29,11 +29,30 @@ import Testing
     }
   }
 
-  @Test func unexpectedArgumentIsAUsageError() async throws {
+  @Test func answeringNoAtTheSummaryCancelsWithAnError() async throws {
     try await withTemporaryDirectory { directory in
-      let run = try await Program("signup").run(["--fast"], in: directory)
+      let run = try await Program("signup").run(
+        [],
+        in: directory,
+        input: "Blob\nMcBlob\nblob@example.com\n555 010 0199\nno\n"
+      )
+      #expect(run.status == 1)
+      #expect(
+        run.output.hasSuffix("Submit? (yes, no to cancel, or edit: name, email, phone): no\n")
+      )
+      #expect(run.errorOutput == "signup: Sign-up cancelled; nothing was submitted.\n")
+    }
+  }
+
+  @Test(arguments: [
+    (["--fast"], "signup: Unknown option '--fast'."),
+    (["now"], "signup: Unexpected argument 'now'."),
+  ])
+  func argumentIsAUsageError(arguments: [String], message: String) async throws {
+    try await withTemporaryDirectory { directory in
+      let run = try await Program("signup").run(arguments, in: directory)
       #expect(run.status == 64)
-      #expect(run.errorOutput.hasPrefix("signup: Unexpected argument '--fast'."))
+      #expect(run.errorOutput.hasPrefix(message + "\n\nUsage: signup"))
     }
   }
 }

@@ -40,7 +40,7 @@ import Testing
           Name:   Blob McBlob
           Email:  blob@example.com
           Phone:  5550100199
-        Submit? (yes, or edit: name, email, phone): yes
+        Submit? (yes, no to cancel, or edit: name, email, phone): yes
 
         """
     )
@@ -57,7 +57,28 @@ import Testing
     #expect(submitted.phoneNumber == "+15550100100")
     #expect(
       console.transcript.hasSuffix(
-        "  Phone:  +15550100100\nSubmit? (yes, or edit: name, email, phone): yes\n"
+        "  Phone:  +15550100100\nSubmit? (yes, no to cancel, or edit: name, email, phone): yes\n"
+      )
+    )
+  }
+
+  @Test func answeringNoAtTheSummaryCancelsTheFlow() {
+    @Shared(value: SignUpData()) var signUpData
+    var console = ScriptedConsole([
+      "Blob", "McBlob", "blob@example.com", "555 010 0199", "maybe", "no",
+    ])
+
+    #expect(throws: SignUpError.cancelled) {
+      try SignUpFlow(signUpData: $signUpData).run(on: &console)
+    }
+    #expect(
+      console.transcript.hasSuffix(
+        """
+        : maybe
+          ✗ Answer yes, no, name, email or phone.
+        Submit? (yes, no to cancel, or edit: name, email, phone): no
+
+        """
       )
     )
   }

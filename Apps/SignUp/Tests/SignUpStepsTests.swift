@@ -63,7 +63,8 @@ import Testing
 
   @Test(arguments: [
     ("yes", SummaryStep.Choice.submit), ("Y", .submit), ("name", .editName),
-    ("email", .editEmail), (" phone ", .editPhoneNumber),
+    ("email", .editEmail), (" phone ", .editPhoneNumber), ("no", .cancel), ("N", .cancel),
+    ("cancel", .cancel),
   ])
   func summaryChoicesAreRecognised(answer: String, choice: SummaryStep.Choice) throws {
     #expect(try SummaryStep.choice(answer) == choice)

@@ -27,8 +27,30 @@ import Testing
       #expect(run.output == "load unavailable │ up unavailable │ memory unavailable\n")
       #expect(
         run.errorOutput.hasPrefix(
-          "sysmon: Cannot read \(source.path)/loadavg: No such file or directory.\n"
+          "sysmon: Cannot read \(source.path)/loadavg: no such file or directory.\n"
         )
+      )
+    }
+  }
+
+  @Test func directoryInPlaceOfAReadingIsNamed() async throws {
+    try await withTemporaryDirectory { directory in
+      try writeFakeProc(in: directory)
+      try FileManager.default.removeItem(at: directory.file("uptime"))
+      try FileManager.default.createDirectory(
+        at: directory.file("uptime"),
+        withIntermediateDirectories: false
+      )
+      let run = try await Program("sysmon").run(
+        ["once", "--source", directory.url.path],
+        in: directory
+      )
+      #expect(run.status == 1)
+      #expect(run.output.contains("up unavailable"))
+      #expect(
+        run.errorOutput
+          == "sysmon: Cannot read \(directory.file("uptime").path):"
+          + " it is a directory, not a file.\n"
       )
     }
   }
@@ -36,8 +58,10 @@ import Testing
   @Test func watchPrintsEachChangeUntilItsTimeIsUp() async throws {
     try await withTemporaryDirectory { directory in
       try writeFakeProc(in: directory)
+      // NB: The test ends the program; its own deadline only has to outlast a slow start
+      //     and the waits below, on a loaded machine and under ThreadSanitizer.
       let watch = try Program("sysmon").start(
-        ["--source", directory.url.path, "--interval", "0.02", "--seconds", "30"],
+        ["--source", directory.url.path, "--interval", "0.02", "--seconds", "600"],
         in: directory
       )
       await watch.waitForOutput("the first reading") { $0.contains("up 1d 01:01:01") }
@@ -69,11 +93,19 @@ import Testing
     }
   }
 
-  @Test func badOptionIsAUsageError() async throws {
+  @Test(arguments: [
+    (["--cpu"], "sysmon: Unknown option '--cpu'."),
+    (
+      ["--seconds", "0"],
+      "sysmon: '--seconds' must be a number of seconds above 0 and at most 86400 (a day);"
+        + " '0' is not."
+    ),
+  ])
+  func badCommandLineIsAUsageError(arguments: [String], message: String) async throws {
     try await withTemporaryDirectory { directory in
-      let run = try await Program("sysmon").run(["--cpu"], in: directory)
+      let run = try await Program("sysmon").run(arguments, in: directory)
       #expect(run.status == 64)
-      #expect(run.errorOutput.hasPrefix("sysmon: Unknown option '--cpu'."))
+      #expect(run.errorOutput.hasPrefix(message + "\n\nUsage: sysmon"))
     }
   }
 }

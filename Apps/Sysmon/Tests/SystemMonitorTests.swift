@@ -32,7 +32,7 @@ import Testing
       #expect(monitor.line.hasSuffix("│ memory unavailable"))
       #expect(
         monitor.errors.map { "\($0)" } == [
-          "Cannot read \(directory.file("meminfo").path): No such file or directory."
+          "Cannot read \(directory.file("meminfo").path): no such file or directory."
         ]
       )
     }

@@ -49,8 +49,8 @@ import Testing
 
       #expect(loadAverage.wrappedValue == nil)
       let error = try #require(loadAverage.loadError as? SystemReadingError)
-      #expect(error == .unreadable(file, reason: "No such file or directory"))
-      #expect("\(error)" == "Cannot read \(file.path): No such file or directory.")
+      #expect(error == .unreadable(file, reason: "no such file or directory"))
+      #expect("\(error)" == "Cannot read \(file.path): no such file or directory.")
     }
   }
 

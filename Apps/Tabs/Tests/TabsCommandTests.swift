@@ -15,7 +15,9 @@ import Testing
         run.output.contains("> prime\n[Counter]  Profile\n  Count: 3\n  👍 The number 3 is prime!\n")
       )
       #expect(run.output.hasSuffix("  Total number of counts: 4\n  reset\n> \n"))
-      #expect(run.errorOutput == "That command is on the profile tab: type 'tab profile' first.\n")
+      #expect(
+        run.errorOutput == "tabs: That command is on the profile tab: type 'tab profile' first.\n"
+      )
     }
   }
 }

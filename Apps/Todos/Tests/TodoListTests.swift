@@ -76,6 +76,7 @@ import TodosKit
     withKnownIssue {
       let list = TodoList(file: file)
       #expect(list.loadError != nil)
+      #expect(list.unusableFile?.reason == "it is not valid JSON")
       #expect(list.todos.isEmpty)
     } matching: { issue in
       issue.description.contains("could not be decoded as 'Array<Todo>'")

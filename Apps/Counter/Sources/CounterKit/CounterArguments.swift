@@ -1,10 +1,12 @@
+public import CommandLineSupport
+
 /// The command line of `counter`: what to do, and where the values are kept.
 ///
 /// ```swift
-/// let arguments = try CounterArguments(parsing: ["increment", "5"])
-/// arguments.command  // .increment(by: 5)
+/// let arguments = try CounterArguments.parse(["increment", "5"])
+/// arguments?.command  // .increment(by: 5)
 /// ```
-public struct CounterArguments: Equatable, Sendable {
+public struct CounterArguments: CommandArguments, Equatable {
   /// What to do.
   public enum Command: Equatable, Sendable {
     /// Show the count and the launch count.
@@ -13,8 +15,6 @@ public struct CounterArguments: Equatable, Sendable {
     case increment(by: Int)
     /// Set the count back to zero.
     case reset
-    /// Print the usage.
-    case help
   }
 
   /// What to do; ``Command/show`` when no command is given.
@@ -35,65 +35,37 @@ public struct CounterArguments: Equatable, Sendable {
 
     Options:
       --store <path>    Keep the values in the property list <path> instead of the
-                        user defaults of 'counter'.
+                        user defaults of 'counter'. '.plist' is added to a path that
+                        does not end with it: '--store state' uses state.plist.
       -h, --help        Show this help.
 
     Every run counts as a launch.
     """
 
-  /// Parses the arguments that follow the program name.
-  ///
-  /// - Parameter arguments: The command-line arguments, without the program name.
-  /// - Throws: A ``UsageError`` describing the first argument that does not fit.
-  public init(parsing arguments: some Sequence<String>) throws(UsageError) {
-    var words: [String] = []
-    var arguments = arguments.makeIterator()
-    while let argument = arguments.next() {
-      switch argument {
-      case "-h", "--help":
-        command = .help
-        return
-      case "--store":
-        guard let path = arguments.next() else { throw UsageError("'--store' needs a path.") }
-        storePath = path
-      case _ where argument.hasPrefix("--store="):
-        storePath = String(argument.dropFirst("--store=".count))
-      case _ where argument.hasPrefix("-") && argument != "-":
-        throw UsageError("Unknown option '\(argument)'.")
-      default:
-        words.append(argument)
-      }
-    }
-    command = try Self.command(from: words)
-  }
+  /// `--store` takes a path.
+  public static let options = ["--store": "a path"]
 
-  private static func command(from words: [String]) throws(UsageError) -> Command {
+  /// Reads what to do from the sorted command line.
+  ///
+  /// - Parameter arguments: The command line.
+  /// - Throws: A ``UsageError`` describing the first word that does not fit.
+  public init(_ arguments: ArgumentList) throws(UsageError) {
+    storePath = arguments.value(of: "--store")
+    let words = arguments.operands
     switch (words.first, words.count) {
     case (nil, _):
-      return .show
+      command = .show
     case ("increment", 1):
-      return .increment(by: 1)
+      command = .increment(by: 1)
     case ("increment", 2):
-      guard let amount = Int(words[1]), amount > 0 else {
-        throw UsageError("'\(words[1])' is not a positive integer.")
-      }
-      return .increment(by: amount)
+      let amount = try Int(positiveArgument: words[1], meaning: "The amount to add", example: 5)
+      command = .increment(by: amount)
     case ("reset", 1):
-      return .reset
+      command = .reset
     case ("increment", _), ("reset", _):
       throw UsageError("Too many arguments for '\(words[0])'.")
     case (let word?, _):
       throw UsageError("Unknown command '\(word)'.")
     }
-  }
-}
-
-/// A command line that does not fit the usage.
-public struct UsageError: Error, Equatable, CustomStringConvertible {
-  /// What is wrong, for the user.
-  public let description: String
-
-  init(_ description: String) {
-    self.description = description
   }
 }

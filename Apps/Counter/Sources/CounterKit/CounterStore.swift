@@ -2,16 +2,24 @@ public import Foundation
 
 /// The user defaults `--store` names.
 public enum CounterStore {
-  /// User defaults kept in a property list at `path`.
+  /// The property list the values of `--store <path>` are kept in: `path`, if it ends in
+  /// `.plist`, else `path` with `.plist` added.
   ///
-  /// Foundation keeps a suite named by an absolute path in `<path>.plist`, so a path
-  /// already ending in `.plist` loses that extension first.
+  /// Foundation keeps a suite named by an absolute path in `<path>.plist`, so a path that
+  /// does not end in `.plist` cannot be used as it is.
   ///
-  /// - Parameter path: The file, absolute or relative to the current directory.
+  /// - Parameter path: The path given, absolute or relative to the current directory.
+  /// - Returns: The file.
+  public static func file(forPath path: String) -> URL {
+    let url = URL(fileURLWithPath: path).standardizedFileURL
+    return url.pathExtension == "plist" ? url : url.appendingPathExtension("plist")
+  }
+
+  /// User defaults kept in the property list ``file(forPath:)`` names.
+  ///
+  /// - Parameter path: The path given, absolute or relative to the current directory.
   /// - Returns: The user defaults, or `nil` if Foundation refuses the path.
   public static func userDefaults(atPath path: String) -> UserDefaults? {
-    var url = URL(fileURLWithPath: path).standardizedFileURL
-    if url.pathExtension == "plist" { url.deletePathExtension() }
-    return UserDefaults(suiteName: url.path)
+    UserDefaults(suiteName: file(forPath: path).deletingPathExtension().path)
   }
 }

@@ -5,32 +5,17 @@
 //   swift run counter increment 5      Count: 5
 //   swift run counter reset            Count: 0
 
+import CommandLineSupport
 import CounterKit
-import Foundation
 import SharingDependencies
 import SharingPersistence
 
-/// Prints a message on standard error and exits with `status`.
-func fail(_ message: String, status: Int32 = 1) -> Never {
-  FileHandle.standardError.write(Data("counter: \(message)\n".utf8))
-  exit(status)
-}
-
-let arguments: CounterArguments
-do {
-  arguments = try CounterArguments(parsing: CommandLine.arguments.dropFirst())
-} catch {
-  fail("\(error)\n\n\(CounterArguments.usage)", status: 64)
-}
-
-if arguments.command == .help {
-  print(CounterArguments.usage)
-  exit(0)
-}
+let terminal = Terminal(program: "counter")
+let arguments = CounterArguments.parseOrExit(on: terminal)
 
 if let path = arguments.storePath {
   guard let store = CounterStore.userDefaults(atPath: path) else {
-    fail("Cannot keep values in '\(path)'.")
+    terminal.fail("Cannot keep values in '\(path)'.")
   }
   prepareDependencies { $0.defaultAppStorage = store }
 }
@@ -41,18 +26,18 @@ let counter = Counter()
 counter.recordLaunch()
 
 switch arguments.command {
-case .show, .help:
+case .show:
   let times = counter.launchCount == 1 ? "time" : "times"
-  print("Count: \(counter.count)")
-  print("Launched \(counter.launchCount) \(times)")
+  terminal.say("Count: \(counter.count)")
+  terminal.say("Launched \(counter.launchCount) \(times)")
 case .increment(let amount):
   do {
     try counter.increment(by: amount)
   } catch {
-    fail("\(error)")
+    terminal.fail("\(error)")
   }
-  print("Count: \(counter.count)")
+  terminal.say("Count: \(counter.count)")
 case .reset:
   counter.reset()
-  print("Count: \(counter.count)")
+  terminal.say("Count: \(counter.count)")
 }

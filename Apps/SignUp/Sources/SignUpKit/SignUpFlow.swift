@@ -26,7 +26,8 @@ public struct SignUpFlow: Sendable {
   ///
   /// - Parameter console: Where to ask the questions and read the answers.
   /// - Returns: The submitted data.
-  /// - Throws: ``SignUpError/inputEnded`` if the input ends first.
+  /// - Throws: ``SignUpError/cancelled`` if the user answers no at the summary,
+  ///   ``SignUpError/inputEnded`` if the input ends first.
   public func run(on console: inout some Console) throws(SignUpError) -> SignUpData {
     let basics = BasicsStep(signUpData: $signUpData)
     let summary = SummaryStep(signUpData: SharedReader($signUpData))
@@ -40,6 +41,8 @@ public struct SignUpFlow: Sendable {
       switch try choice(on: &console) {
       case .submit:
         return signUpData
+      case .cancel:
+        throw .cancelled
       case .editName:
         try ask(basics.nameQuestions, on: &console)
       case .editEmail:
@@ -80,12 +83,15 @@ public struct SignUpFlow: Sendable {
 
 /// Why the flow stopped before the user submitted.
 public enum SignUpError: Error, Equatable, CustomStringConvertible {
+  /// The user chose not to submit.
+  case cancelled
   /// The input ended before the flow was complete.
   case inputEnded
 
   /// A description of the error for the user.
   public var description: String {
     switch self {
+    case .cancelled: "Sign-up cancelled; nothing was submitted."
     case .inputEnded: "The input ended before sign-up was complete; nothing was submitted."
     }
   }

@@ -9,6 +9,8 @@ public struct SummaryStep: Sendable {
   public enum Choice: Equatable, Sendable {
     /// Finish the flow.
     case submit
+    /// Leave the flow without submitting.
+    case cancel
     /// Go back to the name questions.
     case editName
     /// Go back to the email question.
@@ -37,20 +39,21 @@ public struct SummaryStep: Sendable {
   }
 
   /// The prompt for the user's choice.
-  public static let prompt = "Submit? (yes, or edit: name, email, phone)"
+  public static let prompt = "Submit? (yes, no to cancel, or edit: name, email, phone)"
 
   /// The choice an answer names.
   ///
-  /// - Parameter answer: The answer as typed, such as `yes` or `phone`.
+  /// - Parameter answer: The answer as typed, such as `yes`, `no` or `phone`.
   /// - Returns: The choice.
   /// - Throws: ``InvalidAnswer`` if the answer names no choice.
   public static func choice(_ answer: String) throws(InvalidAnswer) -> Choice {
     switch answer.trimmingWhitespace.lowercased() {
     case "y", "yes", "submit": .submit
+    case "n", "no", "cancel", "quit": .cancel
     case "name": .editName
     case "email": .editEmail
     case "phone": .editPhoneNumber
-    default: throw InvalidAnswer("Answer yes, name, email or phone.")
+    default: throw InvalidAnswer("Answer yes, no, name, email or phone.")
     }
   }
 }

@@ -5,35 +5,12 @@
 //   swift run signup                       answer the questions
 //   swift run signup < answers.txt         one answer per line
 
-import Foundation
+import CommandLineSupport
 import SharingCore
 import SignUpKit
 
-/// Prints a message on standard error and exits with `status`.
-func fail(_ message: String, status: Int32) -> Never {
-  FileHandle.standardError.write(Data("signup: \(message)\n".utf8))
-  exit(status)
-}
-
-let usage = """
-  Usage: signup
-
-  Signs you up in three steps: about you, phone number, summary. Reads the answers
-  from standard input, one per line, so it also runs from a file or a pipe.
-
-  Options:
-    -h, --help    Show this help.
-  """
-
-switch Array(CommandLine.arguments.dropFirst()) {
-case []:
-  break
-case ["-h"], ["--help"]:
-  print(usage)
-  exit(0)
-case let arguments:
-  fail("Unexpected argument '\(arguments[0])'.\n\n\(usage)", status: 64)
-}
+let terminal = Terminal(program: "signup")
+_ = SignUpArguments.parseOrExit(on: terminal)
 
 var console = StandardConsole()
 let flow = SignUpFlow(signUpData: Shared(value: SignUpData()))
@@ -44,6 +21,6 @@ do {
   )
 } catch {
   // NB: Ends the unanswered prompt's line.
-  console.write("\n")
-  fail("\(error)", status: 1)
+  if error == .inputEnded { console.write("\n") }
+  terminal.fail("\(error)")
 }

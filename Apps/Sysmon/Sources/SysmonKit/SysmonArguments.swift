@@ -1,20 +1,19 @@
+public import CommandLineSupport
 public import Foundation
 
 /// The command line of `sysmon`.
 ///
 /// ```swift
-/// let arguments = try SysmonArguments(parsing: ["--seconds", "5"])
-/// arguments.command  // .watch(for: .seconds(5))
+/// let arguments = try SysmonArguments.parse(["--seconds", "5"])
+/// arguments?.command  // .watch(for: .seconds(5))
 /// ```
-public struct SysmonArguments: Equatable, Sendable {
+public struct SysmonArguments: CommandArguments, Equatable {
   /// What to do.
   public enum Command: Equatable, Sendable {
     /// Print the readings whenever they change, for a while or until interrupted.
     case watch(for: Duration?)
     /// Print the readings once.
     case once
-    /// Print the usage.
-    case help
   }
 
   /// What to do; ``Command/watch(for:)`` until interrupted when no command is given.
@@ -43,56 +42,42 @@ public struct SysmonArguments: Equatable, Sendable {
       -h, --help            Show this help.
     """
 
-  /// Parses the arguments that follow the program name.
+  /// The options, which all take a value.
+  public static let options = [
+    "--seconds": "a number of seconds",
+    "--interval": "a number of seconds",
+    "--source": "a path",
+  ]
+
+  /// Reads what to do from the sorted command line.
   ///
-  /// - Parameter arguments: The command-line arguments, without the program name.
-  /// - Throws: A ``UsageError`` describing the first argument that does not fit.
-  public init(parsing arguments: some Sequence<String>) throws(UsageError) {
-    var isOnce = false
-    var seconds: Duration?
-    var arguments = arguments.makeIterator()
-    while let argument = arguments.next() {
-      switch argument {
-      case "-h", "--help":
-        command = .help
-        return
-      case "once" where !isOnce:
-        isOnce = true
-      case "--seconds":
-        seconds = try Self.duration(arguments.next(), for: argument)
-      case "--interval":
-        interval = try Self.duration(arguments.next(), for: argument)
-      case "--source":
-        guard let path = arguments.next() else { throw UsageError("'--source' needs a path.") }
-        directory = URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL
-      case _ where argument.hasPrefix("-"):
-        throw UsageError("Unknown option '\(argument)'.")
-      default:
-        throw UsageError("Unexpected argument '\(argument)'.")
-      }
+  /// - Parameter arguments: The command line.
+  /// - Throws: A ``UsageError`` describing the first word that does not fit.
+  public init(_ arguments: ArgumentList) throws(UsageError) {
+    let isOnce = arguments.operands.first == "once"
+    if let unexpected = arguments.operands.dropFirst(isOnce ? 1 : 0).first {
+      throw UsageError("Unexpected argument '\(unexpected)'.")
+    }
+    let seconds = try arguments.value(of: "--seconds").map { (text) throws(UsageError) in
+      try Self.duration(text, for: "--seconds")
+    }
+    if let text = arguments.value(of: "--interval") {
+      interval = try Self.duration(text, for: "--interval")
+    }
+    if let path = arguments.value(of: "--source") {
+      directory = URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL
     }
     if isOnce, seconds != nil { throw UsageError("'once' takes no '--seconds'.") }
     command = isOnce ? .once : .watch(for: seconds)
   }
 
-  private static func duration(
-    _ text: String?,
-    for option: String
-  ) throws(UsageError) -> Duration {
-    guard let text else { throw UsageError("'\(option)' needs a number of seconds.") }
+  private static func duration(_ text: String, for option: String) throws(UsageError) -> Duration {
     guard let seconds = Double(text), seconds > 0, seconds <= 86_400 else {
-      throw UsageError("'\(text)' is not a number of seconds between 0 and 86400.")
+      throw UsageError(
+        "'\(option)' must be a number of seconds above 0 and at most 86400 (a day);"
+          + " '\(text)' is not."
+      )
     }
     return .milliseconds(max(1, Int((seconds * 1000).rounded())))
-  }
-}
-
-/// A command line that does not fit the usage.
-public struct UsageError: Error, Equatable, CustomStringConvertible {
-  /// What is wrong, for the user.
-  public let description: String
-
-  init(_ description: String) {
-    self.description = description
   }
 }

@@ -1,3 +1,4 @@
+import CommandLineSupport
 public import Foundation
 
 extension URL {
@@ -11,15 +12,13 @@ enum SystemFile {
   ///
   /// Read to its end rather than by its size: the files of `/proc` report a size of zero.
   static func contents(of url: URL) throws(SystemReadingError) -> String {
-    let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else {
-      throw .unreadable(url, reason: String(cString: strerror(errno)))
-    }
-    let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     do {
+      let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+      guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+      let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
       return String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
     } catch {
-      throw .unreadable(url, reason: error.localizedDescription)
+      throw .unreadable(url, reason: FileProblem.reason(for: error, at: url))
     }
   }
 }

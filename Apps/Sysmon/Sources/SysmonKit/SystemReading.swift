@@ -14,7 +14,7 @@ public protocol SystemReading: Equatable, Sendable, CustomStringConvertible {
 
 /// Why a reading could not be made.
 public enum SystemReadingError: Error, Equatable, CustomStringConvertible {
-  /// The file could not be read.
+  /// The file could not be read, for a reason such as `permission denied`.
   case unreadable(URL, reason: String)
   /// The file's contents are not in the expected format.
   case malformed(URL)

@@ -1,3 +1,4 @@
+import CommandLineSupport
 public import Foundation
 public import SharingCore
 import SharingPersistence
@@ -27,8 +28,14 @@ public struct TodoList: Sendable {
     self.file = file
   }
 
-  /// Why the file could not be read, if it could not: the list is then empty.
+  /// Why the file could not be read, if it could not: the list is then empty, or the last
+  /// list read from it.
   public var loadError: (any Error)? { $todos.loadError }
+
+  /// Why the file could not be read, for the user, if it could not.
+  public var unusableFile: UnusableTodoFile? {
+    loadError.map { UnusableTodoFile(file: file, loadError: $0) }
+  }
 
   /// Adds a todo at the end of the list.
   ///
@@ -81,7 +88,7 @@ public struct TodoList: Sendable {
     do {
       try await $todos.save()
     } catch {
-      throw .cannotSave(file, reason: error.localizedDescription)
+      throw .cannotSave(file, reason: FileProblem.reason(for: error, at: file))
     }
   }
 }
@@ -92,7 +99,7 @@ public enum TodoError: Error, Equatable, CustomStringConvertible {
   case emptyTitle
   /// No todo has this number.
   case notFound(Todo.ID)
-  /// The file could not be written.
+  /// The file could not be written, for a reason such as `permission denied`.
   case cannotSave(URL, reason: String)
 
   /// A description of the error for the user.
@@ -100,7 +107,7 @@ public enum TodoError: Error, Equatable, CustomStringConvertible {
     switch self {
     case .emptyTitle: "A todo needs a title."
     case .notFound(let id): "There is no todo #\(id)."
-    case .cannotSave(let file, let reason): "Cannot write \(file.path): \(reason)"
+    case .cannotSave(let file, let reason): "Cannot write \(file.path): \(reason)."
     }
   }
 }

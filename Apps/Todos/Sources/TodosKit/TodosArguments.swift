@@ -1,10 +1,12 @@
+public import CommandLineSupport
+
 /// The command line of `todos`: what to do, and which file holds the list.
 ///
 /// ```swift
-/// let arguments = try TodosArguments(parsing: ["add", "Buy", "milk"])
-/// arguments.command  // .add(title: "Buy milk")
+/// let arguments = try TodosArguments.parse(["add", "Buy", "milk"])
+/// arguments?.command  // .add(title: "Buy milk")
 /// ```
-public struct TodosArguments: Equatable, Sendable {
+public struct TodosArguments: CommandArguments, Equatable {
   /// What to do.
   public enum Command: Equatable, Sendable {
     /// Show the list.
@@ -21,8 +23,6 @@ public struct TodosArguments: Equatable, Sendable {
     case watch
     /// Run the demonstration in a temporary directory.
     case demo
-    /// Print the usage.
-    case help
   }
 
   /// What to do; ``Command/list`` when no command is given.
@@ -50,73 +50,46 @@ public struct TodosArguments: Equatable, Sendable {
       -h, --help       Show this help.
     """
 
-  /// Parses the arguments that follow the program name.
-  ///
-  /// - Parameter arguments: The command-line arguments, without the program name.
-  /// - Throws: A ``UsageError`` describing the first argument that does not fit.
-  public init(parsing arguments: some Sequence<String>) throws(UsageError) {
-    var words: [String] = []
-    var arguments = arguments.makeIterator()
-    var isParsingOptions = true
-    while let argument = arguments.next() {
-      switch argument {
-      case _ where !isParsingOptions:
-        words.append(argument)
-      case "--":
-        isParsingOptions = false
-      case "-h", "--help":
-        command = .help
-        return
-      case "--file":
-        guard let path = arguments.next() else { throw UsageError("'--file' needs a path.") }
-        filePath = path
-      case _ where argument.hasPrefix("--file="):
-        filePath = String(argument.dropFirst("--file=".count))
-      case _ where argument.hasPrefix("-") && argument != "-":
-        throw UsageError("Unknown option '\(argument)'.")
-      default:
-        words.append(argument)
-      }
-    }
-    command = try Self.command(from: words)
-  }
+  /// `--file` takes a path.
+  public static let options = ["--file": "a path"]
 
-  private static func command(from words: [String]) throws(UsageError) -> Command {
-    guard let name = words.first else { return .list }
-    let operands = Array(words.dropFirst())
+  /// Reads what to do from the sorted command line.
+  ///
+  /// - Parameter arguments: The command line.
+  /// - Throws: A ``UsageError`` describing the first word that does not fit.
+  public init(_ arguments: ArgumentList) throws(UsageError) {
+    filePath = arguments.value(of: "--file")
+    guard let name = arguments.operands.first else { return }
+    let operands = Array(arguments.operands.dropFirst())
     switch name {
     case "add":
-      guard !operands.isEmpty else { throw UsageError("'add' needs a title, or '-'.") }
-      return operands == ["-"] ? .addFromInput : .add(title: operands.joined(separator: " "))
+      command = try Self.add(operands)
     case "done":
-      return .complete(try id(operands, for: name))
+      command = .complete(try Self.id(operands, for: name))
     case "rm":
-      return .remove(try id(operands, for: name))
+      command = .remove(try Self.id(operands, for: name))
     case "list", "watch", "demo":
       guard operands.isEmpty else { throw UsageError("'\(name)' takes no arguments.") }
-      return name == "list" ? .list : name == "watch" ? .watch : .demo
+      command = name == "list" ? .list : name == "watch" ? .watch : .demo
     default:
       throw UsageError("Unknown command '\(name)'.")
     }
   }
 
+  private static func add(_ operands: [String]) throws(UsageError) -> Command {
+    guard !operands.isEmpty else { throw UsageError("'add' needs a title, or '-'.") }
+    if operands == ["-"] { return .addFromInput }
+    let title = operands.joined(separator: " ")
+    guard !title.allSatisfy(\.isWhitespace) else {
+      throw UsageError("'add' needs a title that is not blank.")
+    }
+    return .add(title: title)
+  }
+
   /// The number of a todo, written `3` or `#3`.
   private static func id(_ operands: [String], for command: String) throws(UsageError) -> Int {
     guard operands.count == 1 else { throw UsageError("'\(command)' needs one todo number.") }
-    let text = operands[0].hasPrefix("#") ? operands[0].dropFirst() : Substring(operands[0])
-    guard let id = Int(text), id > 0 else {
-      throw UsageError("'\(operands[0])' is not a todo number.")
-    }
-    return id
-  }
-}
-
-/// A command line that does not fit the usage.
-public struct UsageError: Error, Equatable, CustomStringConvertible {
-  /// What is wrong, for the user.
-  public let description: String
-
-  init(_ description: String) {
-    self.description = description
+    let text = operands[0].hasPrefix("#") ? String(operands[0].dropFirst()) : operands[0]
+    return try Int(positiveArgument: text, meaning: "A todo number", example: 3)
   }
 }

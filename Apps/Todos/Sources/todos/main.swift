@@ -6,90 +6,77 @@
 //   swift run todos done 1               marks todo #1 done
 //   swift run todos watch                shows the list again whenever the file changes
 
+import CommandLineSupport
 import Foundation
-import SharingCore
 import TodosKit
 
-/// Prints a line now, even when standard output is a pipe or a file.
-func say(_ line: String) {
-  FileHandle.standardOutput.write(Data("\(line)\n".utf8))
-}
-
-/// Prints a message on standard error.
-func warn(_ message: String) {
-  FileHandle.standardError.write(Data("todos: \(message)\n".utf8))
-}
-
-/// Prints a message on standard error and exits with `status`.
-func fail(_ message: String, status: Int32 = 1) -> Never {
-  warn(message)
-  exit(status)
-}
-
-let arguments: TodosArguments
-do {
-  arguments = try TodosArguments(parsing: CommandLine.arguments.dropFirst())
-} catch {
-  fail("\(error)\n\n\(TodosArguments.usage)", status: 64)
-}
+let terminal = Terminal(program: "todos")
+let arguments = TodosArguments.parseOrExit(on: terminal)
 let file = TodosFile.url(path: arguments.filePath)
 
 /// Opens the list; refuses a file it cannot read, so that it is never overwritten.
 func openList() -> TodoList {
   let list = TodoList(file: file)
-  if let error = list.loadError { fail("Cannot read \(file.path): \(error.localizedDescription)") }
+  if let unusableFile = list.unusableFile { terminal.fail("\(unusableFile)") }
   // NB: Ctrl-C and 'kill' end the program through 'exit', which writes pending changes.
   Termination.exitOnSignals()
   return list
 }
 
-/// Shows the list, then shows it again whenever the file changes, until Ctrl-C.
+/// Shows the list, then shows it again whenever it changes, and says when the file becomes
+/// unusable, until Ctrl-C.
 func watch() async {
   Termination.exitOnSignals(status: 0)
   let list = TodoList(file: file)
-  say("Watching \(file.path). Press Ctrl-C to stop.")
-  for await todos in list.$todos.values {
-    say("\n── \(TodoListFormat.summary(todos)) ──")
-    say(TodoListFormat.lines(todos))
-    if let error = list.loadError {
-      warn("Cannot read \(file.path): \(error.localizedDescription)")
+  terminal.say("Watching \(file.path). Press Ctrl-C to stop.")
+  var watch = TodoListWatch()
+  // NB: The list is kept current by its key, in the background; this loop only shows it
+  //     when it, or whether its file can be read, changes.
+  while true {
+    switch watch.update(todos: list.todos, unusableFile: list.unusableFile) {
+    case .list(let todos):
+      terminal.say("\n── \(TodoListFormat.summary(todos)) ──")
+      terminal.say(TodoListFormat.lines(todos))
+    case .unusableFile(let unusableFile):
+      terminal.warn("\(unusableFile)")
+    case nil:
+      break
     }
+    try? await Task.sleep(for: .milliseconds(50))
   }
 }
 
 do {
   switch arguments.command {
-  case .help:
-    say(TodosArguments.usage)
   case .demo:
-    try await TodosDemo(otherProgram: Bundle.main.executableURL, output: say).run()
+    try await TodosDemo(otherProgram: Bundle.main.executableURL, output: terminal.say).run()
   case .list:
-    say(TodoListFormat.lines(openList().todos))
+    terminal.say(TodoListFormat.lines(openList().todos))
   case .add(let title):
     let list = openList()
     let todo = try list.add(title)
     try await list.save()
-    say("Added \(TodoListFormat.line(todo))")
+    terminal.say("Added \(TodoListFormat.line(todo))")
   case .addFromInput:
     let list = openList()
     while let title = readLine() {
       guard !title.allSatisfy(\.isWhitespace) else { continue }
-      say("Added \(TodoListFormat.line(try list.add(title)))")
+      terminal.say("Added \(TodoListFormat.line(try list.add(title)))")
     }
     try await list.save()
   case .complete(let id):
     let list = openList()
     let todo = try list.complete(id)
     try await list.save()
-    say("Done: \(TodoListFormat.line(todo))")
+    terminal.say("Done: \(TodoListFormat.line(todo))")
   case .remove(let id):
     let list = openList()
     let todo = try list.remove(id)
     try await list.save()
-    say("Removed \(TodoListFormat.line(todo))")
+    terminal.say("Removed \(TodoListFormat.line(todo))")
   case .watch:
     await watch()
   }
 } catch {
-  fail("\(error)")
+  terminal.fail("\(error)")
 }
