@@ -8,9 +8,8 @@ extension Shared where Value: Sendable {
   /// ```
   ///
   /// Every shared value created from a key with the same identity shares one reference; the
-  /// default is only used when the store has no value and no reference exists yet. (Debug
-  /// builds also evaluate a later declaration's default, once if it agrees with the first, to
-  /// report a key declared with two different defaults.)
+  /// default is evaluated only when no reference exists yet, and used only when the store has
+  /// no value. A later declaration may give another default: the first live holder's wins.
   ///
   /// - Parameters:
   ///   - wrappedValue: The default value.
@@ -39,6 +38,9 @@ extension Shared where Value: Sendable {
   ///   - key: The key that loads, saves and observes the stored value.
   ///   - fileID: The file of the declaration, named in reports of inconsistent key use.
   ///   - line: The line of the declaration.
+  // NB: Disfavoured, as in swift-sharing, so that an optional key with a default
+  //     ('SharedKey.Default', `default: nil`) picks the initialiser taking that key.
+  @_disfavoredOverload
   public init<Wrapped>(
     _ key: some SharedKey<Value>,
     fileID: StaticString = #fileID,

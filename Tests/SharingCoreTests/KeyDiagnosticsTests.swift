@@ -1,4 +1,5 @@
 import SharingCore
+import SharingDependencies
 import Testing
 
 /// A key whose identity is given, to use one identity with two value types.
@@ -48,40 +49,27 @@ private struct IdentifiedKey<Value: Sendable>: SharedKey {
     _ = number
   }
 
-  @Test func keyUsedWithTwoDefaultsIsReportedWithBothPlaces() {
+  @Test func aSecondDeclarationWithAnotherDefaultIsNotReported() {
     let store = TestStore<Int>()
     @Shared(.test("count", store: store)) var first = 0
-    expectDefaultsReport {
-      @Shared(.test("count", store: store)) var second = 10
-      #expect(second == 0)
-    } matching: { issue in
-      let description = issue.description
-      return description.contains(#"The key .test("count") is used with two defaults"#)
-        && description.contains("0 at SharingCoreTests/KeyDiagnosticsTests.swift:")
-        && description.contains("10 at SharingCoreTests/KeyDiagnosticsTests.swift:")
+    @Shared(.test("count", store: store)) var second = 10
+    @SharedReader(.test("count", store: store)) var third = 20
+    #expect(first == 0 && second == 0 && third == 0)
+  }
+
+  @Test func aSecondDeclarationsDefaultIsNotEvaluated() {
+    let store = TestStore<Int>()
+    let evaluations = Locked(0)
+    func makeDefault(_ value: Int) -> Int {
+      evaluations.withLock { $0 += 1 }
+      return value
     }
+    @Shared(.test("count", store: store)) var first = makeDefault(0)
+    @Shared(.test("count", store: store)) var second = makeDefault(10)
+    @SharedReader(.test("count", store: store)) var third = makeDefault(20)
+    #expect(evaluations.withLock { $0 } == 1)
+    #expect(second == 0 && third == 0)
     _ = first
-  }
-
-  @Test func keyUsedWithTheSameDefaultEverywhereIsNotReported() {
-    let store = TestStore<Int>()
-    @Shared(.test("count", store: store)) var first = 0
-    @Shared(.test("count", store: store)) var second = 0
-    @SharedReader(.test("count", store: store)) var third = 0
-    #expect(first == second && second == third)
-  }
-
-  @Test func aLaterDefaultThatAgreesIsEvaluatedAtMostOnce() {
-    let store = TestStore<Int>()
-    var evaluations = 0
-    func makeDefault() -> Int {
-      evaluations += 1
-      return 0
-    }
-    @Shared(.test("count", store: store)) var first = makeDefault()
-    @Shared(.test("count", store: store)) var second = makeDefault()
-    #expect(evaluations <= 2)
-    _ = (first, second)
   }
 
   @Test func aKeyCarryingItsDefaultIsNotReported() {
@@ -99,14 +87,5 @@ private struct IdentifiedKey<Value: Sendable>: SharedKey {
     let first = makeShared(1)
     let second = makeShared(2)
     #expect(first.wrappedValue == 1 && second.wrappedValue == 1)
-  }
-}
-
-@Suite struct NondeterministicDefaultTests {
-  @Test func defaultsThatDifferFromThemselvesAreNotReported() {
-    let store = TestStore<Double>()
-    @Shared(.test("startedAt", store: store)) var first = Double.random(in: 0..<1)
-    @Shared(.test("startedAt", store: store)) var second = Double.random(in: 0..<1)
-    #expect(first == second)
   }
 }

@@ -43,9 +43,10 @@ package final class PersistentReferences: Sendable {
   /// Returns the reference for a key, creating, loading and subscribing it if needed.
   ///
   /// - Parameters:
-  ///   - site: Where the shared value is declared with `initialValue` as its default, to
-  ///     report a key used with different value types or defaults; `nil` when the initial
-  ///     value is not a default (`require:`, `load(_:)`).
+  ///   - initialValue: The value a newly created reference starts from; not evaluated when
+  ///     the key already has a reference, as the first holder's value wins.
+  ///   - site: Where the shared value is declared, to report a key used with two value
+  ///     types; `nil` when the initial value is not a default (`require:`, `load(_:)`).
   func reference<Value: Sendable>(
     for key: any SharedReaderKey<Value>,
     saver: (any SharedKey<Value>)?,
@@ -114,7 +115,8 @@ package final class PersistentReferences: Sendable {
     case outdated
   }
 
-  /// Uses the live reference of a key for another shared value, checking that both agree.
+  /// Uses the live reference of a key for another shared value, checking that both agree on
+  /// the value type.
   private func use<Value: Sendable>(
     _ existing: LiveEntry,
     for key: any SharedReaderKey<Value>,
@@ -146,15 +148,6 @@ package final class PersistentReferences: Sendable {
       return reference
     }
     reference.adopt(saver: saver)
-    #if DEBUG
-      checkDefault(
-        of: reference,
-        id: id,
-        firstSite: existing.site,
-        initialValue: initialValue,
-        site: site
-      )
-    #endif
     return reference
   }
 
@@ -180,48 +173,6 @@ package final class PersistentReferences: Sendable {
     if isFirst { reportIssue(message()) }
   }
 
-  #if DEBUG
-    /// Reports a later use of a key whose default differs from the first use's.
-    ///
-    /// Debug builds only: it evaluates the later use's default, which release builds never do
-    /// once a reference for the key exists. A default that agrees with the first is evaluated
-    /// once; only one that differs is evaluated again, to tell a different default from one
-    /// that differs from itself.
-    private func checkDefault<Value>(
-      of reference: PersistentReference<Value>,
-      id: KeyID,
-      firstSite: CallSite?,
-      initialValue: () -> Value,
-      site: CallSite?
-    ) {
-      guard let site, let firstSite, site != firstSite else { return }
-      let first = reference.initialValue
-      let later = initialValue()
-      guard areEqual(first, later) == false else { return }
-      // NB: A default that differs from itself ('Date()', 'UUID()') says nothing about the
-      //     declarations agreeing.
-      guard areEqual(later, initialValue()) == true else { return }
-      reportOnce(
-        id,
-        """
-        The key \(String(reflecting: reference.key)) is used with two defaults:
-
-          \(String(reflecting: first)) at \(firstSite)
-          \(String(reflecting: later)) at \(site)
-
-        Uses of one key share one value, and only the first use's default applies. Give every \
-        use the same default, for example with a key that carries it ('SharedKey.Default').
-        """
-      )
-    }
-  #endif
-}
-
-/// Whether two values are equal, or `nil` if they are not `Equatable`.
-private func areEqual(_ lhs: Any, _ rhs: Any) -> Bool? {
-  func isEqual<T: Equatable>(_ lhs: T) -> Bool { (rhs as? T) == lhs }
-  guard let lhs = lhs as? any Equatable else { return nil }
-  return isEqual(lhs)
 }
 
 /// Where a shared value is declared.
