@@ -194,7 +194,7 @@ import Testing
 
   @Test func description() {
     @Shared(.appStorage("count")) var count = 0
-    #expect($count.description == #"Shared<Swift.Int>(.appStorage("count"))"#)
+    #expect($count.description == #"Shared<Int>(.appStorage("count"))"#)
   }
 }
 

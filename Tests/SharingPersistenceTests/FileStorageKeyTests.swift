@@ -146,7 +146,7 @@ import Testing
       String(describing: FileStorageKey<Int>.fileStorage(url))
         == #".fileStorage("/virtual/settings.json")"#
     )
-    #expect($count.description == #"Shared<Swift.Int>(.fileStorage("/virtual/settings.json"))"#)
+    #expect($count.description == #"Shared<Int>(.fileStorage("/virtual/settings.json"))"#)
   }
 }
 

@@ -66,6 +66,6 @@ import Testing
 
   @Test func description() {
     @Shared(.inMemory("count")) var count = 0
-    #expect($count.description == #"Shared<Swift.Int>(.inMemory("count"))"#)
+    #expect($count.description == #"Shared<Int>(.inMemory("count"))"#)
   }
 }

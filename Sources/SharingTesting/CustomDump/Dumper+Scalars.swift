@@ -1,4 +1,5 @@
 import Foundation
+import SharingCore
 
 extension Dumper {
   /// The text of a value that prints without children, or `nil` for other values.

@@ -1,3 +1,5 @@
+import SharingCore
+
 /// Builds the ``DumpNode`` tree of a value by walking its mirror.
 ///
 /// The rules, in order of precedence:

@@ -1,10 +1,9 @@
-import Foundation
-
 /// Readable type names: module prefixes dropped, standard generics in sugared form.
 ///
 /// `SharingTestingTests.Outer.Inner<Swift.Optional<Swift.Int>>` reads `Outer.Inner<Int?>`.
-enum TypeName {
-  static func of(_ type: Any.Type) -> String {
+package enum TypeName {
+  /// The readable name of a type.
+  package static func of(_ type: Any.Type) -> String {
     simplify(removingContexts(from: _typeName(type, qualified: true))[...])
   }
 
@@ -13,8 +12,8 @@ enum TypeName {
   private static func removingContexts(from name: String) -> String {
     var name = name
     for (marker, terminator) in [("(unknown context at ", ")."), ("(extension in ", "):")] {
-      while let start = name.range(of: marker),
-        let end = name.range(of: terminator, range: start.upperBound..<name.endIndex)
+      while let start = name.firstRange(of: marker),
+        let end = name[start.upperBound...].firstRange(of: terminator)
       {
         name.removeSubrange(start.lowerBound..<end.upperBound)
       }
