@@ -13,7 +13,7 @@ where Value: MutableCollection & RangeReplaceableCollection, Value.Element: Iden
   /// - Parameter id: The identity of the element.
   public subscript(id id: Value.Element.ID) -> Shared<Value.Element?> {
     Shared<Value.Element?>(
-      reference: IdentifiedOptionalElementReference(base: reference, id: id)
+      reference: IdentifiedOptionalElementReference(base: reference.resolved, id: id)
     )
   }
 }
@@ -51,7 +51,8 @@ extension RangeReplaceableCollection {
 private func elementReferences<Base: MutableCollection>(
   of base: SharedReference<Base>
 ) -> [SharedReference<Base.Element>] where Base.Element: Identifiable {
-  let collection = base.resolvedRead()
+  let base = base.resolved
+  let collection = base.read()
   return zip(collection.indices, collection).map { index, element in
     IdentifiedElementReference(base: base, element: element, index: index)
   }

@@ -6,18 +6,19 @@ extension Shared {
   /// ```
   ///
   /// A write through the derived value is seen at once by this value and everything else
-  /// derived from it.
+  /// derived from it. The derived value keeps the reference this value uses now: assigning
+  /// this value's projected value later does not re-point it.
   public subscript<Member>(
     dynamicMember keyPath: WritableKeyPath<Value, Member>
   ) -> Shared<Member> {
-    Shared<Member>(reference: KeyPathReference(base: reference, keyPath: keyPath))
+    Shared<Member>(reference: KeyPathReference(base: reference.resolved, keyPath: keyPath))
   }
 
   /// Derives a read-only shared value for a read-only part of this value.
   public subscript<Member>(
     dynamicMember keyPath: KeyPath<Value, Member>
   ) -> SharedReader<Member> {
-    SharedReader(self)[dynamicMember: keyPath]
+    SharedReader(reference: reference)[dynamicMember: keyPath]
   }
 
   /// Unwraps a shared optional value.
@@ -35,7 +36,9 @@ extension Shared {
   /// - Returns: `nil` if the base is currently `nil`.
   public init?(_ base: Shared<Value?>) {
     guard let initialValue = base.wrappedValue else { return nil }
-    self.init(reference: UnwrappedReference(base: base.reference, initialValue: initialValue))
+    self.init(
+      reference: UnwrappedReference(base: base.reference.resolved, initialValue: initialValue)
+    )
   }
 
   /// Derives a read-only shared value computed from this value.
@@ -49,6 +52,6 @@ extension Shared {
   public func read<Member>(
     _ transform: @escaping @Sendable (Value) -> Member
   ) -> SharedReader<Member> {
-    SharedReader(self).read(transform)
+    SharedReader(reference: reference).read(transform)
   }
 }

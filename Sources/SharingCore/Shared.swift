@@ -56,7 +56,9 @@ public struct Shared<Value> {
 
   /// The shared value itself, reached with `$` syntax.
   ///
-  /// Assigning it makes this shared value, and every copy of it, use another reference.
+  /// Assigning it makes this shared value, and every copy of it, use another reference. Values
+  /// derived from it earlier (`$value.member`, `$value.read { … }`, `SharedReader($value)`)
+  /// keep reading the old one.
   public var projectedValue: Shared<Value> {
     get { self }
     nonmutating set { reference.redirect(to: newValue.reference.resolved) }

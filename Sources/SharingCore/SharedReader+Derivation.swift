@@ -1,9 +1,7 @@
 extension SharedReader {
   /// Derives a reader for a part of this value.
   public subscript<Member>(dynamicMember keyPath: KeyPath<Value, Member>) -> SharedReader<Member> {
-    SharedReader<Member>(
-      reference: ReadOnlyReference(base: reference, name: { "\(keyPath)" }) { $0[keyPath: keyPath] }
-    )
+    SharedReader<Member>(reference: ReadOnlyReference(base: reference.resolved, keyPath: keyPath))
   }
 
   /// Unwraps an optional reader.
@@ -12,7 +10,9 @@ extension SharedReader {
   /// - Returns: `nil` if the base is currently `nil`.
   public init?(_ base: SharedReader<Value?>) {
     guard let initialValue = base.wrappedValue else { return nil }
-    self.init(reference: UnwrappedReference(base: base.reference, initialValue: initialValue))
+    self.init(
+      reference: UnwrappedReference(base: base.reference.resolved, initialValue: initialValue)
+    )
   }
 
   /// Derives a reader computed from this value.
@@ -27,7 +27,7 @@ extension SharedReader {
     _ transform: @escaping @Sendable (Value) -> Member
   ) -> SharedReader<Member> {
     SharedReader<Member>(
-      reference: ReadOnlyReference(base: reference, name: { "read" }, transform: transform)
+      reference: ReadOnlyReference(base: reference.resolved, name: { "read" }, transform: transform)
     )
   }
 }

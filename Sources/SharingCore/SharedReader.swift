@@ -47,9 +47,14 @@ public struct SharedReader<Value> {
 
   /// Creates a read-only view of a shared value.
   ///
+  /// The reader keeps the reference `base` uses now: assigning `base`'s projected value
+  /// later does not re-point the reader.
+  ///
   /// - Parameter base: The shared value to read.
   public init(_ base: Shared<Value>) {
-    self.init(reference: base.reference)
+    // NB: A handle of its own, so that re-pointing 'base' (whose reference may be a root
+    //     that redirects in place) does not re-point the reader, and vice versa.
+    self.init(reference: HandleReference(base: base.reference.resolved))
   }
 
   /// The current value.
@@ -59,7 +64,9 @@ public struct SharedReader<Value> {
 
   /// The reader itself, reached with `$` syntax.
   ///
-  /// Assigning it makes this reader, and every copy of it, use another reference.
+  /// Assigning it makes this reader, and every copy of it, use another reference. Values
+  /// derived from it earlier (`$value.member`, `$value.read { … }`, `SharedReader($value)`)
+  /// keep reading the old one.
   public var projectedValue: SharedReader<Value> {
     get { self }
     nonmutating set { reference.redirect(to: newValue.reference.resolved) }

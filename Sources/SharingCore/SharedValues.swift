@@ -11,9 +11,8 @@ import SharingDependencies
 ///
 /// Values are delivered in order, however slowly the sequence is consumed: every change made
 /// from one thread, and for changes made from several threads at once, at least the value
-/// after the last of them. The sequence observes the reference it was created from: after
-/// ``Shared/load(_:)`` switches keys, create a new one. It ends when the consuming task is
-/// cancelled.
+/// after the last of them. The sequence follows the shared value it was created from to the
+/// key it moves to with ``Shared/load(_:)``. It ends when the consuming task is cancelled.
 public struct SharedValues<Value: Sendable>: AsyncSequence, Sendable {
   /// The type of element produced: the shared value.
   public typealias Element = Value
@@ -25,14 +24,9 @@ public struct SharedValues<Value: Sendable>: AsyncSequence, Sendable {
   /// Starts observing the shared value.
   public func makeAsyncIterator() -> Iterator {
     let (stream, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: .unbounded)
-    let reference = self.reference.resolved
-    let drain = YieldDrain()
-    let yieldLatestValue = { @Sendable in
-      drain.run { continuation.yield(reference.read()) }
-    }
-    let token = reference.addObserver(yieldLatestValue)
-    continuation.onTermination = { _ in token.remove() }
-    yieldLatestValue()
+    let observation = ValueObservation(of: reference) { continuation.yield($0) }
+    continuation.onTermination = { _ in observation.cancel() }
+    observation.valueDidChange()
     return Iterator(base: stream.makeAsyncIterator())
   }
 
@@ -62,6 +56,55 @@ extension SharedReader where Value: Sendable {
   public var values: SharedValues<Value> { SharedValues(reference: reference) }
 }
 
+/// Observes the value of a shared value's reference, following the reference to wherever
+/// it is redirected (``Shared/load(_:)``, assigning a projected value).
+private final class ValueObservation<Value: Sendable>: Sendable {
+  private let holder: SharedReference<Value>
+  private let yield: @Sendable (Value) -> Void
+  private let drain = YieldDrain()
+  /// The reference observed and the registration there; `nil` once cancelled.
+  private let observed = Locked<Observed?>(Observed())
+
+  private struct Observed {
+    var target: SharedReference<Value>?
+    var token: ObserverToken?
+  }
+
+  init(of holder: SharedReference<Value>, yield: @escaping @Sendable (Value) -> Void) {
+    self.holder = holder
+    self.yield = yield
+  }
+
+  /// Yields the latest value, first moving the observation if the holder was redirected.
+  func valueDidChange() {
+    drain.run {
+      follow()
+      // NB: Outside the lock: reading may run a reader's transform, which is user code.
+      yield(holder.resolvedRead())
+    }
+  }
+
+  func cancel() {
+    observed.withLock { observed in
+      defer { observed = nil }
+      return observed?.token
+    }?.remove()
+  }
+
+  // NB: Only called from the drain, so one call at a time.
+  private func follow() {
+    let target = holder.resolved
+    guard observed.withLock({ $0 != nil && $0?.target !== target }) else { return }
+    let token = target.addObserver { [self] in valueDidChange() }
+    let replaced = observed.withLock { observed -> ObserverToken? in
+      guard observed != nil else { return token }
+      defer { observed = Observed(target: target, token: token) }
+      return observed?.token
+    }
+    replaced?.remove()
+  }
+}
+
 /// Runs yields one at a time, the latest requested last, without holding a lock while one
 /// runs: a request made while another thread yields is run by that thread when it is done.
 private final class YieldDrain: Sendable {
@@ -83,7 +126,6 @@ private final class YieldDrain: Sendable {
       state.isRequested = false
       return true
     }) {
-      // NB: Outside the lock: reading may run a reader's transform, which is user code.
       yield()
     }
   }

@@ -2,6 +2,10 @@
 ///
 /// Derived references (``KeyPathReference``, ``UnwrappedReference``, …) and the handles of
 /// keyed shared values forward observation and persistence to their base.
+///
+/// The base is the reference the shared value it was derived from used at that moment, and
+/// it is read without following later redirections: assigning `$parent = other` re-points
+/// `parent` and its copies, while values derived from it earlier keep the old reference.
 class ForwardingReference<Base, Value>: SharedReference<Value>, @unchecked Sendable {
   // NB: Unchecked: the base is immutable and 'Sendable'; subclasses guard their own state.
   let base: SharedReference<Base>
@@ -11,15 +15,15 @@ class ForwardingReference<Base, Value>: SharedReference<Value>, @unchecked Senda
   }
 
   override final func addObserver(_ onChange: @escaping @Sendable () -> Void) -> ObserverToken {
-    base.resolved.addObserver(onChange)
+    base.addObserver(onChange)
   }
 
   override final func notifyingObservers(of change: () -> Void) {
-    base.resolved.notifyingObservers(of: change)
+    base.notifyingObservers(of: change)
   }
 
   override final var persistenceSource: (any PersistenceSource)? {
-    base.resolved.persistenceSource
+    base.persistenceSource
   }
 }
 
@@ -68,22 +72,22 @@ final class KeyPathReference<Base, Value>: ForwardingReference<Base, Value>, @un
   //     and projecting the value at each level.
 
   override func read() -> Value {
-    guard let offset else { return base.resolvedRead()[keyPath: keyPath] }
-    return base.resolvedReadMember(at: offset, as: Value.self)
+    guard let offset else { return base.read()[keyPath: keyPath] }
+    return base.readMember(at: offset, as: Value.self)
   }
 
   override func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
     guard let offset else {
-      return try base.resolvedWithLock { (value: inout Base) throws(E) -> R in
+      return try base.withLock { (value: inout Base) throws(E) -> R in
         try body(&value[keyPath: keyPath])
       }
     }
-    return try base.resolvedWithMemberLock(at: offset, as: Value.self, body)
+    return try base.withMemberLock(at: offset, as: Value.self, body)
   }
 
   override func readMember<Member>(at offset: Int, as type: Member.Type) -> Member {
     guard let own = self.offset else { return super.readMember(at: offset, as: type) }
-    return base.resolvedReadMember(at: own + offset, as: type)
+    return base.readMember(at: own + offset, as: type)
   }
 
   override func withMemberLock<Member, R, E: Error>(
@@ -92,7 +96,7 @@ final class KeyPathReference<Base, Value>: ForwardingReference<Base, Value>, @un
     _ body: (inout Member) throws(E) -> R
   ) throws(E) -> R {
     guard let own = self.offset else { return try super.withMemberLock(at: offset, as: type, body) }
-    return try base.resolvedWithMemberLock(at: own + offset, as: type, body)
+    return try base.withMemberLock(at: own + offset, as: type, body)
   }
 
   override var description: String { "\(base.description)[dynamicMember: \(keyPath)]" }
@@ -119,7 +123,12 @@ final class ReadOnlyReference<Base, Value>: ForwardingReference<Base, Value>,
     super.init(base: base)
   }
 
-  override func read() -> Value { transform(base.resolvedRead()) }
+  /// A read-only view of a part of the base's value.
+  convenience init(base: SharedReference<Base>, keyPath: KeyPath<Base, Value>) {
+    self.init(base: base, name: { "\(keyPath)" }) { $0[keyPath: keyPath] }
+  }
+
+  override func read() -> Value { transform(base.read()) }
 
   override func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
     // NB: Unreachable from the public API, which only reads through this reference.

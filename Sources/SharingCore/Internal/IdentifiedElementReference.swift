@@ -26,7 +26,7 @@ where Base.Element: Identifiable {
   }
 
   override func read() -> Base.Element {
-    let collection = base.resolvedRead()
+    let collection = base.read()
     guard let index = index(in: collection) else { return cache.withLock { $0.element } }
     let element = collection[index]
     cache.withLock { $0 = Cache(element: element, index: index) }
@@ -36,7 +36,7 @@ where Base.Element: Identifiable {
   override func withLock<R, E: Error>(
     _ body: (inout Base.Element) throws(E) -> R
   ) throws(E) -> R {
-    try base.resolvedWithLock { (collection: inout Base) throws(E) -> R in
+    try base.withLock { (collection: inout Base) throws(E) -> R in
       guard let index = index(in: collection) else {
         var detached = cache.withLock { $0.element }
         return try body(&detached)
@@ -76,13 +76,13 @@ where Base.Element: Identifiable {
   }
 
   override func read() -> Base.Element? {
-    base.resolvedRead().first { $0.id == id }
+    base.read().first { $0.id == id }
   }
 
   override func withLock<R, E: Error>(
     _ body: (inout Base.Element?) throws(E) -> R
   ) throws(E) -> R {
-    try base.resolvedWithLock { (collection: inout Base) throws(E) -> R in
+    try base.withLock { (collection: inout Base) throws(E) -> R in
       let index = collection.firstIndex { $0.id == id }
       var element = index.map { collection[$0] }
       defer {

@@ -14,13 +14,13 @@ final class UnwrappedReference<Value>: ForwardingReference<Value?, Value>, @unch
   }
 
   override func read() -> Value {
-    guard let value = base.resolvedRead() else { return lastValue.withLock { $0 } }
+    guard let value = base.read() else { return lastValue.withLock { $0 } }
     lastValue.withLock { $0 = value }
     return value
   }
 
   override func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
-    try base.resolvedWithLock { (optional: inout Value?) throws(E) -> R in
+    try base.withLock { (optional: inout Value?) throws(E) -> R in
       guard optional != nil else {
         var detached = lastValue.withLock { $0 }
         return try body(&detached)
