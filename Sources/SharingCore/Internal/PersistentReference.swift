@@ -113,7 +113,10 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
       if case .failure(let error) = result {
         state.saveError = error
       } else {
+        // NB: The store now holds the value in memory, so an error a subscriber reported
+        //     about what the store held before no longer applies.
         state.saveError = nil
+        state.loadError = nil
       }
     }
   }
@@ -204,7 +207,8 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
       key.load(
         context: .userInitiated,
         continuation: LoadContinuation(description) { [weak self] result in
-          self?.finishLoad(result, resetsToInitialValue: true)
+          // NB: A user-initiated load that finds nothing keeps the current value.
+          self?.finishLoad(result, resetsToInitialValue: false)
           waiter.resume(with: result.map { _ in () })
         }
       )

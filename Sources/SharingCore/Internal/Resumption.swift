@@ -25,8 +25,8 @@ final class Resumption<Result>: Sendable {
     guard !isResumed.load(ordering: .acquiring) else { return }
     reportIssue(
       """
-      A '\(name)' for \(description()) was released without being resumed. Resume it \
-      exactly once; whatever waits on it continues now.
+      \(description()) leaked its continuation without one of its resume methods being \
+      invoked. This will cause tasks waiting on it to resume immediately.
       """
     )
     callback(fallback())
@@ -40,14 +40,5 @@ final class Resumption<Result>: Sendable {
       return
     }
     callback(result)
-  }
-}
-
-/// The error a load fails with when its key drops the continuation without resuming it.
-struct UnresumedContinuationError: Error, CustomStringConvertible {
-  let key: String
-
-  var description: String {
-    "\(key) finished loading without resuming its continuation; the value was kept."
   }
 }

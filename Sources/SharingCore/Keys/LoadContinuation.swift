@@ -1,19 +1,33 @@
 /// A continuation that a ``SharedReaderKey`` resumes when a load completes.
 ///
 /// > Important: Resume it exactly once. Resuming it again reports an issue and is ignored;
-/// > dropping it without resuming reports an issue and fails the load (the current value is
-/// > kept and ``SharedReader/loadError`` explains), so that nothing waiting on it hangs.
+/// > dropping it without resuming reports an issue and ends the load as if the store had no
+/// > value (the current value is kept), so that nothing waiting on it hangs.
 public struct LoadContinuation<Value>: Sendable {
   private let resumption: Resumption<Result<Value?, any Error>>
 
-  package init(
-    _ description: @autoclosure @escaping @Sendable () -> String,
+  /// Creates a continuation that calls `callback` with the result of a load, for example to
+  /// unit-test a key:
+  ///
+  /// ```swift
+  /// key.load(
+  ///   context: .userInitiated,
+  ///   continuation: LoadContinuation("load") { result in loaded.withLock { $0 = result } }
+  /// )
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - description: What is loaded, named in reports of a misused continuation.
+  ///   - callback: Called once with the result: a value, `nil` for the initial value, or an
+  ///     error.
+  public init(
+    _ description: @autoclosure @escaping @Sendable () -> String = "A load",
     callback: @escaping @Sendable (Result<Value?, any Error>) -> Void
   ) {
     self.resumption = Resumption(
       name: "LoadContinuation",
       description: description,
-      fallback: .failure(UnresumedContinuationError(key: description())),
+      fallback: .success(nil),
       callback: callback
     )
   }

@@ -1,13 +1,25 @@
 /// A continuation that a ``SharedKey`` resumes when a save completes.
 ///
 /// > Important: Resume it exactly once. Resuming it again reports an issue and is ignored;
-/// > dropping it without resuming reports an issue and counts as a successful save, so that
-/// > nothing waiting on the save hangs.
+/// > dropping it without resuming reports an issue and ends the save as if it succeeded, so
+/// > that nothing waiting on it hangs.
 public struct SaveContinuation: Sendable {
   private let resumption: Resumption<Result<Void, any Error>>
 
-  package init(
-    _ description: @autoclosure @escaping @Sendable () -> String,
+  /// Creates a continuation that calls `callback` with the result of a save, for example to
+  /// unit-test a key:
+  ///
+  /// ```swift
+  /// key.save(3, context: .userInitiated, continuation: SaveContinuation("save") { result in
+  ///   saved.withLock { $0 = result }
+  /// })
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - description: What is saved, named in reports of a misused continuation.
+  ///   - callback: Called once with the result.
+  public init(
+    _ description: @autoclosure @escaping @Sendable () -> String = "A save",
     callback: @escaping @Sendable (Result<Void, any Error>) -> Void
   ) {
     self.resumption = Resumption(

@@ -31,6 +31,14 @@ public struct _SharedKeyDefault<Base: SharedReaderKey>: SharedReaderKey {
     Self(base: key, defaultValue: value)
   }
 
+  /// The default value, used when the store has none.
+  ///
+  /// ```swift
+  /// let key: AppStorageKey<Bool>.Default = .isHapticsEnabled
+  /// key.initialValue  // true
+  /// ```
+  public var initialValue: Base.Value { defaultValue() }
+
   /// The identity of the underlying key.
   public var id: Base.ID { base.id }
 

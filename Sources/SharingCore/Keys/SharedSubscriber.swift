@@ -7,9 +7,23 @@ public struct SharedSubscriber<Value>: Sendable {
   private let callback: @Sendable (Result<Value?, any Error>) -> Void
   private let onLoading: @Sendable (Bool) -> Void
 
-  package init(
+  /// Creates a subscriber that calls `callback` with each result a key yields, for example
+  /// to unit-test a key's subscription:
+  ///
+  /// ```swift
+  /// let subscription = key.subscribe(
+  ///   context: .userInitiated,
+  ///   subscriber: SharedSubscriber { result in yielded.withLock { $0.append(result) } }
+  /// )
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - callback: Called with each result: a value, `nil` for the initial value, or an
+  ///     error.
+  ///   - onLoading: Called with each ``yieldLoading(_:)``.
+  public init(
     callback: @escaping @Sendable (Result<Value?, any Error>) -> Void,
-    onLoading: @escaping @Sendable (Bool) -> Void
+    onLoading: @escaping @Sendable (Bool) -> Void = { _ in }
   ) {
     self.callback = callback
     self.onLoading = onLoading

@@ -9,6 +9,8 @@ final class TestStore<Value: Sendable>: Sendable {
     case immediate
     /// Keep the continuation until ``completeLoads()`` is called.
     case deferred
+    /// Resume at once without a value, whatever the store holds.
+    case findingNothing
     /// Resume at once with this error.
     case failing(any Error)
     /// Resume twice (a bug in a key).
@@ -21,6 +23,8 @@ final class TestStore<Value: Sendable>: Sendable {
     var value: Value?
     var loadBehavior = LoadBehavior.immediate
     var saveError: (any Error)?
+    /// Whether saves drop their continuation without resuming it (a bug in a key).
+    var dropsSaves = false
     var saves: [(value: Value, context: SaveContext)] = []
     var loads: [LoadContext<Value>] = []
     var pendingLoads: [LoadContinuation<Value>] = []
@@ -44,6 +48,7 @@ final class TestStore<Value: Sendable>: Sendable {
 
   func setLoadBehavior(_ behavior: LoadBehavior) { state.withLock { $0.loadBehavior = behavior } }
   func setSaveError(_ error: (any Error)?) { state.withLock { $0.saveError = error } }
+  func setDropsSaves(_ drops: Bool) { state.withLock { $0.dropsSaves = drops } }
 
   /// Resumes every deferred load with the stored value.
   func completeLoads() {
@@ -98,6 +103,8 @@ final class TestStore<Value: Sendable>: Sendable {
       } else {
         continuation.resumeReturningInitialValue()
       }
+    case .findingNothing:
+      continuation.resumeReturningInitialValue()
     case .deferred, .neverResuming:
       break
     case .failing(let error):
@@ -127,11 +134,12 @@ final class TestStore<Value: Sendable>: Sendable {
     context: SaveContext,
     continuation: SaveContinuation
   ) {
-    let error = state.withLock { state in
+    let (error, drops) = state.withLock { state in
       state.saves.append((value, context))
       if state.saveError == nil { state.value = value }
-      return state.saveError
+      return (state.saveError, state.dropsSaves)
     }
+    if drops { return }
     if let error { continuation.resume(throwing: error) } else { continuation.resume() }
   }
 }
