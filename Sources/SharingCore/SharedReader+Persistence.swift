@@ -30,6 +30,9 @@ extension SharedReader where Value: Sendable {
   ///   - key: The key that loads and observes the stored value.
   ///   - fileID: The file of the declaration, named in reports of inconsistent key use.
   ///   - line: The line of the declaration.
+  // NB: Disfavoured, as in swift-sharing, so that an optional key with a default
+  //     ('SharedKey.Default', `default: nil`) picks the initialiser taking that key.
+  @_disfavoredOverload
   public init<Wrapped>(
     _ key: some SharedReaderKey<Value>,
     fileID: StaticString = #fileID,
@@ -107,6 +110,10 @@ extension SharedReader where Value: Sendable {
   /// - Throws: ``SharedValueNotFoundError`` if the store has no value, or the error the key
   ///   failed to load with.
   public init(require key: some SharedReaderKey<Value>) async throws {
+    try await self.init(requiring: key)
+  }
+
+  init(requiring key: any SharedReaderKey<Value>) async throws {
     let value = try await requireValue(for: key)
     self.init(
       reference: .persisted(
@@ -123,6 +130,10 @@ extension SharedReader where Value: Sendable {
   ///
   /// - Parameter key: The key to use from now on.
   public func load(_ key: some SharedReaderKey<Value>) async throws {
+    try await move(to: key)
+  }
+
+  func move(to key: any SharedReaderKey<Value>) async throws {
     reference.switchKey(to: key, saver: nil, keeping: wrappedValue)
     try await load()
   }
