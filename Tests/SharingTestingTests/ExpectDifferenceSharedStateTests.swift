@@ -35,7 +35,7 @@ import Testing
         Difference: …
 
             Model(
-              tally: Tally(
+              _tally: #1 Tally(
           −     count: 0,
           +     count: 1,
           −     total: 0

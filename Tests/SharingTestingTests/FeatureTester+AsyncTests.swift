@@ -28,8 +28,8 @@ import Testing
 
             Downloads(
               isRunning: true,
-          −   progress: 0
-          +   progress: 100
+          −   _progress: #1 0
+          +   _progress: #1 100
             )
 
         (Expected: −, Actual: +)

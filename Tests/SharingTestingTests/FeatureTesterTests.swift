@@ -65,7 +65,7 @@ import Testing
               currentTab: .profile,
               counter: CounterTab.State(
                 alert: nil,
-                stats: Stats(
+                _stats: #1 Stats(
           −       count: 2,
           +       count: 1,
           −       maxCount: 2,
@@ -75,26 +75,8 @@ import Testing
           +       numberOfCounts: 1
                 )
               ),
-              profile: ProfileTab.State(
-                stats: Stats(
-          −       count: 2,
-          +       count: 1,
-          −       maxCount: 2,
-          +       maxCount: 1,
-                  minCount: 0,
-          −       numberOfCounts: 2
-          +       numberOfCounts: 1
-                )
-              ),
-              stats: Stats(
-          −     count: 2,
-          +     count: 1,
-          −     maxCount: 2,
-          +     maxCount: 1,
-                minCount: 0,
-          −     numberOfCounts: 2
-          +     numberOfCounts: 1
-              )
+              profile: ProfileTab.State(…),
+              _stats: #1 Stats(↩︎)
             )
 
         (Expected: −, Actual: +)
@@ -127,7 +109,7 @@ import Testing
               currentTab: .counter,
               counter: CounterTab.State(
                 alert: nil,
-                stats: Stats(
+                _stats: #1 Stats(
           −       count: 0,
           +       count: 1,
           −       maxCount: 0,
@@ -137,26 +119,8 @@ import Testing
           +       numberOfCounts: 1
                 )
               ),
-              profile: ProfileTab.State(
-                stats: Stats(
-          −       count: 0,
-          +       count: 1,
-          −       maxCount: 0,
-          +       maxCount: 1,
-                  minCount: 0,
-          −       numberOfCounts: 0
-          +       numberOfCounts: 1
-                )
-              ),
-              stats: Stats(
-          −     count: 0,
-          +     count: 1,
-          −     maxCount: 0,
-          +     maxCount: 1,
-                minCount: 0,
-          −     numberOfCounts: 0
-          +     numberOfCounts: 1
-              )
+              profile: ProfileTab.State(…),
+              _stats: #1 Stats(↩︎)
             )
 
         (Expected: −, Actual: +)
@@ -207,10 +171,10 @@ import Testing
               counter: CounterTab.State(
           −     alert: nil,
           +     alert: "👎 The number 0 is not prime :(",
-                stats: Stats(…)
+                _stats: #1 Stats(…)
               ),
               profile: ProfileTab.State(…),
-              stats: Stats(…)
+              _stats: #1 Stats(↩︎)
             )
 
         (Expected: −, Actual: +)
@@ -249,7 +213,7 @@ import Testing
       }
     } matching: { issue in
       issue.description.contains("A state change does not match expectation: …")
-        && issue.description.contains("−     count: 1,\n  +     count: 0,")
+        && issue.description.contains("−       count: 1,\n  +       count: 0,")
     }
   }
 

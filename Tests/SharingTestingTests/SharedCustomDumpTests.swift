@@ -3,14 +3,34 @@ import SharingTesting
 import Testing
 
 @Suite struct SharedCustomDumpTests {
-  @Test func sharedValueDumpsAsItsValue() {
-    #expect(String(customDumping: Shared(value: 42)) == "42")
-    #expect(String(customDumping: SharedReader(value: "Blob")) == #""Blob""#)
-    #expect(String(customDumping: Shared(value: Tab.profile)) == "Tab.profile")
-    #expect(String(customDumping: Shared<Int?>(value: nil)) == "nil")
+  @Test func sharedValueDumpIsMarkedWithItsReference() {
+    #expect(String(customDumping: Shared(value: 42)) == "#1 42")
+    #expect(String(customDumping: SharedReader(value: "Blob")) == #"#1 "Blob""#)
+    #expect(String(customDumping: Shared(value: Tab.profile)) == "#1 Tab.profile")
+    #expect(String(customDumping: Shared<Int?>(value: nil)) == "#1 nil")
   }
 
-  @Test func wrappedSharedPropertyIsLabeledWithItsName() {
+  @Test func aRepeatOfTheSameReferenceIsMarkedAsARepeat() {
+    let count = Shared(value: 0)
+    let counts = Counts(
+      first: count,
+      second: count,
+      reader: SharedReader(count),
+      other: Shared(value: 1)
+    )
+    #expect(
+      String(customDumping: counts) == """
+        Counts(
+          _first: #1 0,
+          _second: #1 Int(↩︎),
+          _reader: #1 Int(↩︎),
+          _other: #2 1
+        )
+        """
+    )
+  }
+
+  @Test func wrappedSharedPropertyIsLabeledAsItsStorage() {
     let settings = Settings(
       launchCount: Shared(value: 3),
       theme: SharedReader(value: .dark),
@@ -19,8 +39,8 @@ import Testing
     #expect(
       String(customDumping: settings) == """
         Settings(
-          launchCount: 3,
-          theme: .dark,
+          _launchCount: #1 3,
+          _theme: #1 .dark,
           _isOn: true
         )
         """
@@ -32,17 +52,42 @@ import Testing
     let tracker = SharedChangeTracker()
     tracker.track { count.withLock { $0 = 1 } }
     tracker.assert {
-      #expect(String(customDumping: count) == "0")
+      #expect(String(customDumping: count) == "#1 0")
       count.withLock { $0 = 1 }
     }
-    #expect(String(customDumping: count) == "1")
+    #expect(String(customDumping: count) == "#1 1")
+  }
+
+  @Test func diffOfStateHoldingASharedValueReadsLikeSwiftSharings() {
+    let count = Shared(value: 0)
+    let feature = Feature(count: count, mirror: count)
+    withKnownIssue {
+      expectDifference(feature) {
+        count.withLock { $0 = 1 }
+      } changes: { _ in
+      }
+    } matching: { issue in
+      issue.description.hasSuffix(
+        """
+        Difference: …
+
+            Feature(
+          −   _count: #1 0,
+          +   _count: #1 1,
+              _mirror: #1 Int(↩︎)
+            )
+
+        (Expected: −, Actual: +)
+        """
+      )
+    }
   }
 
   @Test func diffOfSharedValuesComparesTheirValues() {
     #expect(
       diff(Shared(value: Tab.counter), Shared(value: Tab.profile)) == """
-        − Tab.counter
-        + Tab.profile
+        − #1 Tab.counter
+        + #1 Tab.profile
         """
     )
   }
@@ -64,4 +109,16 @@ private struct Settings {
   @Shared var launchCount: Int
   @SharedReader var theme: Theme
   var _isOn: Bool
+}
+
+private struct Counts {
+  @Shared var first: Int
+  @Shared var second: Int
+  @SharedReader var reader: Int
+  @Shared var other: Int
+}
+
+private struct Feature: Equatable {
+  @Shared var count: Int
+  @Shared var mirror: Int
 }

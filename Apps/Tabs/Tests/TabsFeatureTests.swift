@@ -91,7 +91,7 @@ import Testing
               currentTab: .profile,
               counter: CounterTab(
                 alert: nil,
-                stats: Stats(
+                _stats: #1 Stats(
           −       count: 2,
           +       count: 1,
           −       maxCount: 2,
@@ -101,26 +101,8 @@ import Testing
           +       numberOfCounts: 1
                 )
               ),
-              profile: ProfileTab(
-                stats: Stats(
-          −       count: 2,
-          +       count: 1,
-          −       maxCount: 2,
-          +       maxCount: 1,
-                  minCount: 0,
-          −       numberOfCounts: 2
-          +       numberOfCounts: 1
-                )
-              ),
-              stats: Stats(
-          −     count: 2,
-          +     count: 1,
-          −     maxCount: 2,
-          +     maxCount: 1,
-                minCount: 0,
-          −     numberOfCounts: 2
-          +     numberOfCounts: 1
-              )
+              profile: ProfileTab(…),
+              _stats: #1 Stats(↩︎)
             )
 
         (Expected: −, Actual: +)

@@ -49,6 +49,8 @@ final class HandleReference<Value>: ForwardingReference<Value, Value>, @unchecke
   }
 
   override var description: String { base.description }
+
+  override var identity: ObjectIdentifier { base.identity }
 }
 
 /// A writable view of a part of another reference's value.

@@ -129,6 +129,10 @@ class SharedReference<Value>: @unchecked Sendable, CustomStringConvertible {
     }
   }
 
+  /// The identity of the value this reference holds or views: that of its base for a
+  /// handle, its own for anything else.
+  var identity: ObjectIdentifier { ObjectIdentifier(self) }
+
   // MARK: Persistence, forwarded to the root by default
 
   /// The reference whose persistence this reference uses.

@@ -16,15 +16,19 @@ extension SharedReader: CustomDumpRepresentable {
   public var customDumpValue: Any { wrappedValue }
 }
 
-/// A property wrapper whose storage a dump labels with the wrapped property's name.
-///
-/// A struct with `@Shared var stats: Stats` stores the wrapper in a field named `_stats`.
-/// Dumps print it as `stats: Stats(…)`, the name the code reads and writes, rather than the
-/// name of the storage the compiler synthesised. Other fields keep their names.
-///
-/// > Note: The storage cannot be told apart from a plain stored `Shared` whose name starts
-/// > with an underscore, which therefore also prints without it.
-protocol DumpedAsWrappedProperty {}
+/// A shared value, which a dump marks with the identity of its reference, as swift-custom-dump
+/// marks the shared values of swift-sharing: `#1 0` the first time a reference is met, and
+/// `#1 Int(↩︎)` when it is met again.
+protocol DumpedWithIdentity: CustomDumpRepresentable {
+  var referenceIdentity: ObjectIdentifier { get }
+  /// The type of the value, which names a repeat.
+  static var dumpedValueType: Any.Type { get }
+}
 
-extension Shared: DumpedAsWrappedProperty {}
-extension SharedReader: DumpedAsWrappedProperty {}
+extension Shared: DumpedWithIdentity {
+  static var dumpedValueType: Any.Type { Value.self }
+}
+
+extension SharedReader: DumpedWithIdentity {
+  static var dumpedValueType: Any.Type { Value.self }
+}

@@ -61,8 +61,9 @@ public func customDump<T>(
 ///   empty. Tuples print as `(label: value, value)` spread over lines.
 /// - A collection with more than 50 elements prints its first 50 and `… (N more)`.
 /// - A `CustomReflectable` value whose mirror describes another type prints as that type.
-/// - `Shared` and `SharedReader` print as their value, and the storage of a
-///   `@Shared var stats` property prints as `stats:`, not `_stats:`.
+/// - `Shared` and `SharedReader` print as their value after the number of their reference,
+///   as swift-custom-dump prints swift-sharing's: `_count: #1 0`, and `#1 Int(↩︎)` where the
+///   same reference is met again (references are numbered per value type).
 /// - ``CustomDumpStringConvertible``, ``CustomDumpRepresentable`` and
 ///   ``CustomDumpReflectable`` take precedence over all of the above.
 ///

@@ -6,11 +6,10 @@ extension Dumper {
       + mirror.children.compactMap { child in
         // NB: Macros store bookkeeping such as `_$observationRegistrar` in `_$` fields.
         if child.label?.hasPrefix("_$") == true { return nil }
-        var label = child.label
-        if let name = label, name.hasPrefix("_"), child.value is any DumpedAsWrappedProperty {
-          label = String(name.dropFirst())
-        }
-        return DumpChild(label: Self.fieldLabel(label), node: node(child.value, context: context))
+        return DumpChild(
+          label: Self.fieldLabel(child.label),
+          node: node(child.value, context: context)
+        )
       }
   }
 

@@ -5,7 +5,8 @@ import SharingCore
 /// The rules, in order of precedence:
 /// 1. `Optional` prints `nil` or its wrapped value.
 /// 2. ``CustomDumpStringConvertible``, ``CustomDumpRepresentable`` and
-///    ``CustomDumpReflectable`` conformances.
+///    ``CustomDumpReflectable`` conformances; a `Shared` prints its value after the number
+///    of its reference (`#1 0`), and `#1 Int(↩︎)` when that reference is met again.
 /// 3. Scalars: strings, numbers, `Bool`, `Date`, `URL`, `UUID`, `Data`, `Decimal`, metatypes.
 /// 4. The mirror's display style: struct, class, enum, tuple, collection, set, dictionary.
 ///    The mirror's subject type names the value, so a wrapper whose `customMirror` reflects
@@ -20,7 +21,10 @@ struct Dumper {
   static let defaultElementLimit = 50
 
   func node(for value: Any) -> DumpNode {
-    node(value, context: Context(depth: 0, isRoot: true, visiting: []))
+    node(
+      value,
+      context: Context(depth: 0, isRoot: true, visiting: [], references: DumpedReferences())
+    )
   }
 
   /// Where in the tree a value is being dumped.
@@ -29,8 +33,12 @@ struct Dumper {
     var isRoot: Bool
     /// The objects on the path from the root, to stop at reference cycles.
     var visiting: Set<ObjectIdentifier>
+    /// The shared references met so far anywhere in the dump.
+    let references: DumpedReferences
 
-    var child: Context { Context(depth: depth + 1, isRoot: false, visiting: visiting) }
+    var child: Context {
+      Context(depth: depth + 1, isRoot: false, visiting: visiting, references: references)
+    }
   }
 
   func node(_ value: Any, context: Context) -> DumpNode {
@@ -43,6 +51,9 @@ struct Dumper {
     }
     if let value = value as? any CustomDumpStringConvertible {
       return .leaf(value.customDumpDescription)
+    }
+    if let shared = value as? any DumpedWithIdentity {
+      return sharedNode(shared, context: context)
     }
     if let representable = value as? any CustomDumpRepresentable {
       let represented = representable.customDumpValue
