@@ -1,3 +1,4 @@
+import Dispatch
 import SharingDependencies
 
 /// A root reference kept in sync with a ``SharedReaderKey``: loaded when created, updated by
@@ -17,8 +18,7 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
     var isLoading = false
     var loadError: (any Error)?
     var saveError: (any Error)?
-    var needsSave = false
-    var isSaving = false
+    var claim = SaveClaim<DispatchSemaphore>()
     /// How many writes the program has made, to tell whether one came during a save.
     var writes = 0
   }
@@ -139,9 +139,16 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
 
   override func didWrite() {
     // NB: One thread at a time hands values to the key, always reading the latest value,
-    //     so the last save the key sees carries the last write.
+    //     so the last save the key sees carries the last write; 'SaveClaim' decides who.
     var saver: (any SharedKey<Value>)?
-    guard requestSave(claimingInto: &saver) else { return }
+    switch requestSave(claimingInto: &saver) {
+    case .none:
+      return
+    case .waitThenSave(let turn):
+      turn.wait()
+    case .save:
+      break
+    }
     repeat {
       saver?.save(
         readUntracked(),
@@ -153,39 +160,43 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
           self.finishSave(result)
         }
       )
-    } while claimPendingSave(into: &saver)
+    } while finishSaving(claimingInto: &saver)
   }
 
   // NB: The key leaves the lock through 'inout', not as the result: a result of type
   //     '(any SharedKey<Value>)?' makes the generic 'withLock' look up that type's metadata
   //     on every save.
 
-  /// Records that the value needs saving; claims the save, and the key to save with, unless
-  /// another thread is already saving (it will save this value too).
-  private func requestSave(claimingInto saver: inout (any SharedKey<Value>)?) -> Bool {
-    state.withLock { state in
-      guard let current = state.saver else { return false }
+  /// Records a write, and claims the save and the key to save with if this thread saves it.
+  private func requestSave(
+    claimingInto saver: inout (any SharedKey<Value>)?
+  ) -> SaveClaim<DispatchSemaphore>.WriteAction {
+    let thread = currentThreadID()
+    return state.withLock { state in
+      guard let current = state.saver else { return .none }
       state.writes &+= 1
-      guard !state.isSaving else {
-        state.needsSave = true
-        return false
-      }
-      state.isSaving = true
+      let action = state.claim.write(by: thread) { DispatchSemaphore(value: 0) }
+      if case .none = action { return action }
       saver = current
-      return true
+      return action
     }
   }
 
-  /// Claims a save requested while saving, if any, or ends saving.
-  private func claimPendingSave(into saver: inout (any SharedKey<Value>)?) -> Bool {
-    state.withLock { state in
-      guard state.needsSave, let current = state.saver else {
-        state.isSaving = false
-        return false
-      }
-      state.needsSave = false
-      saver = current
+  /// Ends a save: claims the next one if this thread makes it, or hands saving over.
+  private func finishSaving(claimingInto saver: inout (any SharedKey<Value>)?) -> Bool {
+    let action = state.withLock { state in
+      let action = state.claim.saveFinished()
+      saver = state.saver
+      return action
+    }
+    switch action {
+    case .saveAgain:
       return true
+    case .handOver(let turn):
+      turn.signal()
+      return false
+    case .done:
+      return false
     }
   }
 
