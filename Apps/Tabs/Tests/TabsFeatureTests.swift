@@ -118,7 +118,7 @@ import Testing
       }
     } matching: { issue in
       issue.description.contains("A state change does not match expectation: …")
-        && issue.description.contains("−     count: 0,\n  +     count: 1,")
+        && issue.description.contains("−       count: 0,\n  +       count: 1,")
     }
     withKnownIssue {
       tester.send(.counter(.incrementButtonTapped))
