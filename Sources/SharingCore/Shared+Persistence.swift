@@ -22,14 +22,7 @@ extension Shared where Value: Sendable {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) {
-    self.init(
-      reference: .persisted(
-        by: key,
-        saver: key,
-        initialValue: wrappedValue,
-        site: CallSite(fileID: fileID, line: line)
-      )
-    )
+    self.init(persistedBy: key, initialValue: wrappedValue, fileID: fileID, line: line)
   }
 
   /// Creates a shared optional value persisted by a key, `nil` by default.
@@ -46,14 +39,7 @@ extension Shared where Value: Sendable {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) where Value == Wrapped? {
-    self.init(
-      reference: .persisted(
-        by: key,
-        saver: key,
-        initialValue: { nil },
-        site: CallSite(fileID: fileID, line: line)
-      )
-    )
+    self.init(persistedBy: key, initialValue: { nil }, fileID: fileID, line: line)
   }
 
   /// Unavailable: a non-optional shared value needs a default.
@@ -83,14 +69,7 @@ extension Shared where Value: Sendable {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) {
-    self.init(
-      reference: .persisted(
-        by: key,
-        saver: key,
-        initialValue: key.defaultValue,
-        site: CallSite(fileID: fileID, line: line)
-      )
-    )
+    self.init(persistedBy: key, initialValue: key.defaultValue, fileID: fileID, line: line)
   }
 
   /// Creates a shared value persisted by a key that carries a default, overriding it.
@@ -106,11 +85,22 @@ extension Shared where Value: Sendable {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) {
+    self.init(persistedBy: key, initialValue: wrappedValue, fileID: fileID, line: line)
+  }
+
+  /// A shared value persisted by `key`, declared at `fileID`:`line` with `initialValue` as
+  /// its default.
+  init(
+    persistedBy key: any SharedKey<Value>,
+    initialValue: () -> Value,
+    fileID: StaticString,
+    line: UInt
+  ) {
     self.init(
       reference: .persisted(
         by: key,
         saver: key,
-        initialValue: wrappedValue,
+        initialValue: initialValue,
         site: CallSite(fileID: fileID, line: line)
       )
     )

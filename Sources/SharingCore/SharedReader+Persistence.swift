@@ -14,14 +14,7 @@ extension SharedReader where Value: Sendable {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) {
-    self.init(
-      reference: .persisted(
-        by: key,
-        saver: nil,
-        initialValue: wrappedValue,
-        site: CallSite(fileID: fileID, line: line)
-      )
-    )
+    self.init(persistedBy: key, initialValue: wrappedValue, fileID: fileID, line: line)
   }
 
   /// Creates a reader of an optional value loaded by a key, `nil` by default.
@@ -38,14 +31,7 @@ extension SharedReader where Value: Sendable {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) where Value == Wrapped? {
-    self.init(
-      reference: .persisted(
-        by: key,
-        saver: nil,
-        initialValue: { nil },
-        site: CallSite(fileID: fileID, line: line)
-      )
-    )
+    self.init(persistedBy: key, initialValue: { nil }, fileID: fileID, line: line)
   }
 
   /// Unavailable: a non-optional reader needs a default.
@@ -71,14 +57,7 @@ extension SharedReader where Value: Sendable {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) {
-    self.init(
-      reference: .persisted(
-        by: key,
-        saver: nil,
-        initialValue: key.defaultValue,
-        site: CallSite(fileID: fileID, line: line)
-      )
-    )
+    self.init(persistedBy: key, initialValue: key.defaultValue, fileID: fileID, line: line)
   }
 
   /// Creates a reader from a key that carries a default, overriding it.
@@ -94,11 +73,22 @@ extension SharedReader where Value: Sendable {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) {
+    self.init(persistedBy: key, initialValue: wrappedValue, fileID: fileID, line: line)
+  }
+
+  /// A reader of the value `key` persists, declared at `fileID`:`line` with `initialValue`
+  /// as its default.
+  init(
+    persistedBy key: any SharedReaderKey<Value>,
+    initialValue: () -> Value,
+    fileID: StaticString,
+    line: UInt
+  ) {
     self.init(
       reference: .persisted(
         by: key,
         saver: nil,
-        initialValue: wrappedValue,
+        initialValue: initialValue,
         site: CallSite(fileID: fileID, line: line)
       )
     )

@@ -24,14 +24,7 @@ extension SharedReader where Value: Sendable {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) {
-    self.init(
-      reference: .persisted(
-        by: key,
-        saver: nil,
-        initialValue: wrappedValue,
-        site: CallSite(fileID: fileID, line: line)
-      )
-    )
+    self.init(persistedBy: key, initialValue: wrappedValue, fileID: fileID, line: line)
   }
 
   /// Creates a reader of an optional value loaded by a writable key, `nil` by default.

@@ -25,14 +25,16 @@ public struct SharedValues<Value: Sendable>: AsyncSequence, Sendable {
   public func makeAsyncIterator() -> Iterator {
     let (stream, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: .unbounded)
     let observation = ValueObservation(of: reference) { continuation.yield($0) }
-    continuation.onTermination = { _ in observation.cancel() }
+    continuation.onTermination = { [weak observation] _ in observation?.cancel() }
     observation.valueDidChange()
-    return Iterator(base: stream.makeAsyncIterator())
+    return Iterator(base: stream.makeAsyncIterator(), observation: observation)
   }
 
   /// The iterator of a ``SharedValues`` sequence.
   public struct Iterator: AsyncIteratorProtocol {
     var base: AsyncStream<Value>.Iterator
+    /// Kept alive by the iterator only: it stops observing when the iterator goes away.
+    let observation: AnyObject
 
     /// The next value: the current value first, then the value after each change.
     public mutating func next() async -> Value? {
@@ -75,6 +77,10 @@ private final class ValueObservation<Value: Sendable>: Sendable {
     self.yield = yield
   }
 
+  deinit {
+    cancel()
+  }
+
   /// Yields the latest value, first moving the observation if the holder was redirected.
   func valueDidChange() {
     drain.run {
@@ -95,7 +101,7 @@ private final class ValueObservation<Value: Sendable>: Sendable {
   private func follow() {
     let target = holder.resolved
     guard observed.withLock({ $0 != nil && $0?.target !== target }) else { return }
-    let token = target.addObserver { [self] in valueDidChange() }
+    let token = target.addObserver { [weak self] in self?.valueDidChange() }
     let replaced = observed.withLock { observed -> ObserverToken? in
       guard observed != nil else { return token }
       defer { observed = Observed(target: target, token: token) }

@@ -46,41 +46,49 @@ import Testing
   }
 
   @Test func aCallSavesAtMostItsOwnChangeAndOneHandedOverWhileOthersKeepWriting() async throws {
-    let store = ThreadRecordingStore()
-    let count = Shared(wrappedValue: 0, ThreadRecordingKey(store: store))
+    let store = TestStore<Int>()
+    let count = Shared(wrappedValue: 0, .test("count", store: store))
     let writers = 4
-    let progress = Locked((started: false, writes: 0, isCallDone: false, finishedThreads: 0))
+    let progress = Locked(
+      (observed: nil as ObjectIdentifier?, observedSaves: 0, started: false, writes: 0)
+    )
+    let finished = Locked((isCallDone: false, threads: 0))
     // NB: The writers start during the call's own save, so that the call is the one saving
     //     while they write; they write until it returns, or up to a bound if it never does.
-    store.duringFirstSave.withLock {
-      $0 = {
-        progress.withLock { $0.started = true }
-        while progress.withLock({ $0.writes }) < writers * 10 { sched_yield() }
+    store.setOnSave { _ in
+      let thread = ObjectIdentifier(Thread.current)
+      let isFirstObservedSave = progress.withLock { progress in
+        guard progress.observed == thread else { return false }
+        progress.observedSaves += 1
+        progress.started = true
+        return progress.observedSaves == 1
       }
+      guard isFirstObservedSave else { return }
+      while progress.withLock({ $0.writes }) < writers * 10 { sched_yield() }
     }
     for _ in 0..<writers {
       Thread.detachNewThread {
         while !progress.withLock({ $0.started }) { sched_yield() }
-        for _ in 0..<20_000 where !progress.withLock({ $0.isCallDone }) {
+        for _ in 0..<20_000 where !finished.withLock({ $0.isCallDone }) {
           count.withLock { $0 += 1 }
           progress.withLock { $0.writes += 1 }
         }
-        progress.withLock { $0.finishedThreads += 1 }
+        finished.withLock { $0.threads += 1 }
       }
     }
     Thread.detachNewThread {
-      store.observedThread.withLock { $0 = ObjectIdentifier(Thread.current) }
+      progress.withLock { $0.observed = ObjectIdentifier(Thread.current) }
       count.withLock { $0 += 1 }
-      progress.withLock {
+      finished.withLock {
         $0.isCallDone = true
-        $0.finishedThreads += 1
+        $0.threads += 1
       }
     }
     try await withWatchdog(seconds: 60) {
-      while progress.withLock({ $0.finishedThreads }) < writers + 1 { await Task.yield() }
+      while finished.withLock({ $0.threads }) < writers + 1 { await Task.yield() }
     }
-    #expect(store.savesOnObservedThread.withLock { $0 } <= 2)
-    #expect(store.lastSaved.withLock { $0 } == count.wrappedValue)
+    #expect(progress.withLock { $0.observedSaves } <= 2)
+    #expect(store.value == count.wrappedValue)
   }
 }
 
@@ -97,45 +105,5 @@ extension SaveClaim.FinishAction {
   fileprivate var isDone: Bool { if case .done = self { true } else { false } }
   fileprivate var handedOverTo: Waiter? {
     if case .handOver(let waiter) = self { waiter } else { nil }
-  }
-}
-
-/// Records the saves made on one thread, and the last value saved.
-private final class ThreadRecordingStore: Sendable {
-  let observedThread = Locked<ObjectIdentifier?>(nil)
-  let savesOnObservedThread = Locked(0)
-  let lastSaved = Locked<Int?>(nil)
-  let duringFirstSave = Locked<(@Sendable () -> Void)?>(nil)
-}
-
-private struct ThreadRecordingKey: SharedKey {
-  let store: ThreadRecordingStore
-  var id: ObjectIdentifier { ObjectIdentifier(store) }
-
-  func load(context: LoadContext<Int>, continuation: LoadContinuation<Int>) {
-    continuation.resumeReturningInitialValue()
-  }
-
-  func subscribe(
-    context: LoadContext<Int>,
-    subscriber: SharedSubscriber<Int>
-  ) -> SharedSubscription {
-    SharedSubscription {}
-  }
-
-  func save(_ value: Int, context: SaveContext, continuation: SaveContinuation) {
-    let thread = ObjectIdentifier(Thread.current)
-    let isObserved = store.observedThread.withLock { $0 == thread }
-    if isObserved {
-      let saves = store.savesOnObservedThread.withLock { saves in
-        saves += 1
-        return saves
-      }
-      if saves == 1 {
-        store.duringFirstSave.withLock { $0 }?()
-      }
-    }
-    store.lastSaved.withLock { $0 = value }
-    continuation.resume()
   }
 }

@@ -25,6 +25,8 @@ final class TestStore<Value: Sendable>: Sendable {
     var saveError: (any Error)?
     /// Whether saves drop their continuation without resuming it (a bug in a key).
     var dropsSaves = false
+    /// Runs at the start of every save, on the saving thread.
+    var onSave: (@Sendable (Value) -> Void)?
     var saves: [(value: Value, context: SaveContext)] = []
     var loads: [LoadContext<Value>] = []
     var pendingLoads: [LoadContinuation<Value>] = []
@@ -49,6 +51,7 @@ final class TestStore<Value: Sendable>: Sendable {
   func setLoadBehavior(_ behavior: LoadBehavior) { state.withLock { $0.loadBehavior = behavior } }
   func setSaveError(_ error: (any Error)?) { state.withLock { $0.saveError = error } }
   func setDropsSaves(_ drops: Bool) { state.withLock { $0.dropsSaves = drops } }
+  func setOnSave(_ hook: (@Sendable (Value) -> Void)?) { state.withLock { $0.onSave = hook } }
 
   /// Resumes every deferred load with the stored value.
   func completeLoads() {
@@ -134,6 +137,7 @@ final class TestStore<Value: Sendable>: Sendable {
     context: SaveContext,
     continuation: SaveContinuation
   ) {
+    state.withLock { $0.onSave }?(value)
     let (error, drops) = state.withLock { state in
       state.saves.append((value, context))
       if state.saveError == nil { state.value = value }
