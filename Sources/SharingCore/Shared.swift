@@ -72,7 +72,9 @@ public struct Shared<Value> {
   /// ```
   ///
   /// The body runs while other writers wait; reading the value inside it is allowed.
-  /// Observers are notified and persisted values saved after it returns.
+  /// Observers are notified and persisted values saved after it returns: a call hands the
+  /// key at most its own change and one made by another thread meanwhile, and may wait for
+  /// at most one save in progress, however long other threads keep writing.
   ///
   /// - Parameter operation: A closure that mutates the value in place.
   /// - Returns: The result of `operation`.
