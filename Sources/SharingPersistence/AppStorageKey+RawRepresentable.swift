@@ -9,7 +9,8 @@ extension SharedReaderKey {
   /// @Shared(.appStorage("priority")) var priority = Priority.low
   /// ```
   ///
-  /// A stored raw value with no matching value gives the default value and reports an issue.
+  /// A stored raw value with no matching value gives the default value and sets
+  /// ``/SharingCore/Shared/loadError``.
   ///
   /// - Parameters:
   ///   - key: The name of the value in the store.

@@ -10,22 +10,29 @@ import SharingDependencies
 /// @Shared(.appStorage("isHapticsEnabled")) var isHapticsEnabled = true
 /// ```
 ///
-/// It stores `Bool`, `Int`, `Double`, `String`, `URL`, `Data` and `Date` values natively,
-/// `RawRepresentable` values by their `Int` or `String` raw value, `Codable` values as JSON
-/// data, and optionals of all of these (`nil` removes the key).
+/// It stores `Bool`, `Int`, `Double`, `String`, `[String]`, `URL`, `Data` and `Date` values
+/// natively, `RawRepresentable` values by their `Int` or `String` raw value, `Codable`
+/// values as JSON data, and optionals of all of these (`nil` removes the key). When the store
+/// has no value for the key, the default value is written to it on first load, as
+/// swift-sharing does.
 ///
 /// Changes to the key made by anything else are played back: another shared value in this
-/// process, a direct `store.set(_:forKey:)`, or another process using the same store.
-/// A stored value of the wrong type gives the default value and reports an issue naming the
-/// key; JSON data that does not decode as a `Codable` value also sets
-/// ``/SharingCore/Shared/loadError``. Such a value is left as it is until the shared value
-/// changes, which first copies it to the key `<key>.corrupt-<UTC timestamp>` in the same
-/// store.
+/// process, a direct `store.set(_:forKey:)` (before it returns, for the stores the package
+/// hands out), or another process using the same store.
+///
+/// A stored value that cannot be read as the key's type (of the wrong type, a raw value with
+/// no matching case, JSON that does not decode) gives the default value and sets
+/// ``/SharingCore/Shared/loadError``. It is left as it is until the shared value changes,
+/// which first copies it to the key `<key>.corrupt-<UTC timestamp>` in the same store. A
+/// store whose file is not a property list is copied aside before anything rewrites it
+/// (see <doc:Guarantees>), and a store that cannot be written sets
+/// ``/SharingCore/Shared/saveError``.
 ///
 /// > Note: On Linux, Foundation keeps `UserDefaults.standard` in
 /// > `$XDG_CONFIG_HOME/<process name>.plist` (by default `~/.config/`), and a suite named
-/// > `name` in `name.plist` there, or at `name.plist` if `name` is an absolute path. Changes
-/// > made through keys reach the file within a fraction of a second, and at normal exit.
+/// > `name` in `name.plist` there, or at `name.plist` if `name` is an absolute path. The first
+/// > change in a while reaches the file before `withLock` returns; later ones within a
+/// > fraction of a second, and at normal exit.
 public struct AppStorageKey<Value: Sendable>: SharedKey {
   let key: String
   let store: UserDefaultsBox
@@ -45,9 +52,10 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
     AppStorageKeyID(key: key, store: store)
   }
 
-  /// Reads the value from the store.
+  /// Reads the value from the store; when the store has no value, writes the default value
+  /// to it.
   public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
-    continuation.resume(with: read())
+    continuation.resume(with: read(default: context.initialValue))
   }
 
   /// Plays back changes made to the key by anything else.
@@ -60,54 +68,67 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
       in: store,
       writer: ObjectIdentifier(writer)
     ) { [self] in
-      subscriber.yield(with: read())
+      subscriber.yield(with: read(default: context.initialValue))
     }
     return SharedSubscription(cancel)
   }
 
-  /// Writes the value to the store; ``/SharingCore/Shared/save()`` also writes the store to disk at
-  /// once.
+  /// Writes the value to the store, and the store to disk: at once for the first change in
+  /// a while and for ``/SharingCore/Shared/save()``, with the next write otherwise.
   public func save(_ value: Value, context: SaveContext, continuation: SaveContinuation) {
+    let object: Any?
     do {
-      let object = try lookup.encode(value)
-      AppStorageCenter.shared.write(object, forKey: key, in: store, by: ObjectIdentifier(writer))
-      if context == .userInitiated { AppStorageCenter.shared.synchronize(store) }
-      continuation.resume()
+      object = try lookup.encode(value)
     } catch {
-      continuation.resume(throwing: error)
+      return continuation.resume(throwing: error)
     }
+    AppStorageCenter.shared.write(
+      object,
+      forKey: key,
+      in: store,
+      by: ObjectIdentifier(writer),
+      saving: continuation,
+      urgency: context == .userInitiated ? .immediate : .throttled
+    )
   }
 
   /// The stored value, or `nil` for the default value; a failure for a value that cannot be
-  /// decoded or migrated. A value that cannot be read is kept aside before the key is next
-  /// written.
-  private func read() -> Result<Value?, any Error> {
-    guard let object = AppStorageCenter.shared.object(forKey: key, in: store) else {
+  /// read, which is kept aside before the key is next written.
+  ///
+  /// When the store has no value, `defaultValue` is written to it, as swift-sharing does.
+  private func read(default defaultValue: Value?) -> Result<Value?, any Error> {
+    let object: Any?
+    switch AppStorageCenter.shared.object(forKey: key, in: store) {
+    case .success(let stored): object = stored
+    case .failure(let error): return .failure(error)
+    }
+    guard let object else {
+      if let defaultValue, let encoded = try? lookup.encode(defaultValue) {
+        AppStorageCenter.shared.write(
+          encoded,
+          forKey: key,
+          in: store,
+          by: ObjectIdentifier(writer),
+          urgency: .background
+        )
+      }
       return .success(nil)
     }
     do {
       guard let (value, isMigrated) = try lookup.read(object) else {
         AppStorageCenter.shared.keepBeforeNextWrite(forKey: key, in: store)
-        reportIssue(
-          """
-          The value stored for \(self) has type '\(type(of: object))', which cannot be read as \
-          '\(Value.self)'. The default value is used; the stored value is kept under \
-          '\(key).corrupt-<timestamp>' before the key is next written.
-          """
+        return .failure(
+          AppStorageError.wrongType(
+            key: key,
+            stored: "\(type(of: object))",
+            expected: "\(Value.self)"
+          )
         )
-        return .success(nil)
       }
       if isMigrated { writeBack(migrated: value) }
       return .success(value)
     } catch {
       AppStorageCenter.shared.keepBeforeNextWrite(forKey: key, in: store)
-      reportIssue(
-        error,
-        """
-        The value stored for \(self) could not be read as '\(Value.self)'; the default value is \
-        used. It is kept under '\(key).corrupt-<timestamp>' before the key is next written.
-        """
-      )
       return .failure(error)
     }
   }
@@ -129,7 +150,13 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
         """
       )
     }
-    AppStorageCenter.shared.write(object, forKey: key, in: store, by: ObjectIdentifier(writer))
+    AppStorageCenter.shared.write(
+      object,
+      forKey: key,
+      in: store,
+      by: ObjectIdentifier(writer),
+      urgency: .background
+    )
   }
 
   private final class Writer: Sendable {}

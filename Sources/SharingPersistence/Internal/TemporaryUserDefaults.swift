@@ -23,7 +23,7 @@ package enum TemporaryUserDefaults {
   /// A new, empty store that shares nothing with any other.
   static func make() -> UserDefaults {
     let suiteName = makeSuiteName()
-    guard let store = UserDefaults(suiteName: suiteName) else {
+    guard let store = ObservedUserDefaults(suiteName: suiteName) else {
       preconditionFailure("Foundation refused the suite name \(suiteName).")
     }
     return store

@@ -1,0 +1,46 @@
+import Foundation
+import SharingCore
+import SharingDependencies
+import SharingPersistence
+import Testing
+
+/// Changes reach the store's file, and a store that cannot be written says so.
+@Suite struct AppStorageSaveTests {
+  @Test func storeThatCannotBeWrittenGivesSaveError() throws {
+    let store = try unwritableStore()
+    @Shared(.appStorage("count", store: store)) var count = 0
+    $count.withLock { $0 += 1 }
+    #expect(count == 1)
+    let error = try #require($count.saveError)
+    #expect("\(error)".contains("is not a folder"))
+  }
+
+  @Test func explicitSaveToAStoreThatCannotBeWrittenThrows() async throws {
+    let store = try unwritableStore()
+    @Shared(.appStorage("name", store: store)) var name = ""
+    $name.withLock { $0 = "Blob" }
+    await #expect(throws: (any Error).self) { try await $name.save() }
+  }
+
+  @Test func firstChangeIsOnDiskWhenWithLockReturns() throws {
+    let suite = TemporaryUserDefaults.makeSuiteName()
+    let store = try #require(UserDefaults(suiteName: suite))
+    @Shared(.appStorage("count", store: store)) var count = 0
+    $count.withLock { $0 = 7 }
+    let data = try Data(contentsOf: URL(fileURLWithPath: suite + ".plist"))
+    let plist = try PropertyListSerialization.propertyList(from: data, format: nil)
+    #expect((plist as? [String: Any])?["count"] as? Int == 7)
+    #expect($count.saveError == nil)
+  }
+
+  /// A store whose file would be inside a regular file: nothing can create it.
+  private func unwritableStore() throws -> UserDefaults {
+    let blocker = TemporaryUserDefaults.makeSuiteName()
+    try FileManager.default.createDirectory(
+      at: URL(fileURLWithPath: blocker).deletingLastPathComponent(),
+      withIntermediateDirectories: true
+    )
+    #expect(FileManager.default.createFile(atPath: blocker, contents: Data()))
+    return try #require(UserDefaults(suiteName: blocker + "/store"))
+  }
+}
