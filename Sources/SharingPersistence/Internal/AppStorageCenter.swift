@@ -25,21 +25,21 @@ import SharingDependencies
 final class AppStorageCenter: Sendable {
   static let shared = AppStorageCenter()
 
-  private struct Record {
+  struct Record {
     let store: UserDefaultsBox
     let file: DefaultsFile?
     var state = UserDefaultsStoreState()
     var stopWatching: (@Sendable () -> Void)?
   }
 
-  private struct State {
+  struct State {
     var nextID = 0
     var records: [UserDefaultsBox: Record] = [:]
     var isTicking = false
   }
 
   /// Work found under the lock, performed after unlocking.
-  private struct Effects {
+  struct Effects {
     var notify: [@Sendable () -> Void] = []
     var resume: [(SaveContinuation, Result<Void, any Error>)] = []
     var scheduleSync: [(UserDefaultsBox, Duration)] = []
@@ -51,14 +51,14 @@ final class AppStorageCenter: Sendable {
     }
   }
 
-  private let state = Locked(State())
-  private let queue = DispatchQueue(label: "Sharing.AppStorage")
+  let state = Locked(State())
+  let queue = DispatchQueue(label: "Sharing.AppStorage")
 
   private init() {
     ExitFlush.register { [self] in synchronizeUnsavedStores() }
   }
 
-  private static func now() -> Duration {
+  static func now() -> Duration {
     .nanoseconds(DispatchTime.now().uptimeNanoseconds)
   }
 
@@ -195,39 +195,11 @@ final class AppStorageCenter: Sendable {
     }
   }
 
-  /// Writes a store's changes to disk now, then resumes `continuation` with the outcome.
-  func synchronize(_ store: UserDefaultsBox, saving continuation: SaveContinuation) {
-    let effects = state.withLock { state in
-      withRecord(of: store, in: &state) { record in
-        var effects = Effects()
-        let step = record.state.changed(saving: continuation, urgency: .immediate, now: Self.now())
-        apply(step, to: &record, effects: &effects)
-        return effects
-      }
-    }
-    effects.perform(in: self)
-  }
-
-  /// Writes every store with changes made through a key to disk now.
-  func synchronizeUnsavedStores() {
-    let effects = state.withLock { state in
-      var effects = Effects()
-      for store in state.records.keys {
-        withRecord(of: store, in: &state) { record in
-          guard let waiting = record.state.takeUnsaved(now: Self.now()) else { return }
-          synchronize(&record, resuming: waiting, effects: &effects)
-        }
-      }
-      return effects
-    }
-    effects.perform(in: self)
-  }
-
   // MARK: Records
 
   /// Runs `body` on the record of `store`, creating it first if needed (checking the file
   /// before anything can write it), and drops it afterwards if it has become idle.
-  private func withRecord<R>(
+  func withRecord<R>(
     of store: UserDefaultsBox,
     in state: inout State,
     _ body: (inout Record) -> R
@@ -243,33 +215,14 @@ final class AppStorageCenter: Sendable {
     return result
   }
 
-  private func open(_ store: UserDefaultsBox) -> Record {
+  func open(_ store: UserDefaultsBox) -> Record {
     var record = Record(store: store, file: DefaultsFile.of(store.base))
     record.state.knownStamp = record.file?.stamp()
     checkFile(of: &record)
     return record
   }
 
-  /// Keeps aside the bytes of a file Foundation cannot read, before anything rewrites it.
-  /// Returns whether the file can be read.
-  @discardableResult
-  private func checkFile(of record: inout Record) -> Bool {
-    guard let file = record.file, let bytes = file.unparseableContents() else {
-      record.state.fileError = nil
-      return true
-    }
-    if case .unreadableFile = record.state.fileError { return false }
-    do {
-      record.state.fileError = .unreadableFile(path: file.path, keptAt: try file.keepAside(bytes))
-    } catch let error as AppStorageError {
-      record.state.fileError = error
-    } catch {
-      record.state.fileError = .notKept(path: file.path, reason: "\(error)")
-    }
-    return false
-  }
-
-  private func keepUnreadableValue(forKey key: String, in record: inout Record) {
+  func keepUnreadableValue(forKey key: String, in record: inout Record) {
     // NB: What is stored now is kept, not what was seen at load: a synchronisation in
     //     between reloads the store, and a date read back from its property list has lost
     //     its fractional seconds, so it no longer equals what was seen. Keeping a value that
@@ -293,154 +246,4 @@ final class AppStorageCenter: Sendable {
     }
   }
 
-  // MARK: Synchronising
-
-  private func apply(
-    _ step: UserDefaultsStoreState.SaveStep,
-    to record: inout Record,
-    effects: inout Effects
-  ) {
-    switch step {
-    case .synchronize(let waiting):
-      synchronize(&record, resuming: waiting, effects: &effects)
-    case .wait(let delay?):
-      effects.scheduleSync.append((record.store, delay))
-    case .wait(nil):
-      break
-    }
-  }
-
-  /// Writes the store to its file (unless its unreadable bytes could not be kept aside),
-  /// and plays back what another process changed in the file meanwhile.
-  private func synchronize(
-    _ record: inout Record,
-    resuming waiting: [SaveContinuation],
-    effects: inout Effects
-  ) {
-    let result: Result<Void, any Error>
-    let changedElsewhere = record.file?.stamp() != record.state.knownStamp
-    let wasUnreadable = record.state.fileError != nil
-    if changedElsewhere, !checkFile(of: &record), !wasUnreadable {
-      effects.notify += record.state.everySubscription
-    }
-    if record.state.blocksWrites, let error = record.state.fileError {
-      result = .failure(error)
-    } else {
-      let stampBefore = record.file?.stamp()
-      let synchronized = record.store.base.synchronize()
-      if let reason = failure(of: record, synchronized: synchronized, stampBefore: stampBefore) {
-        result = .failure(AppStorageError.notSaved(path: record.file?.path, reason: reason))
-      } else {
-        result = .success(())
-        record.state.fileError = nil
-        record.state.knownStamp = record.file?.stamp()
-        if changedElsewhere || wasUnreadable {
-          effects.notify += reload(&record, tellingAll: wasUnreadable)
-        }
-      }
-    }
-    record.state.didSynchronize(succeeded: (try? result.get()) != nil)
-    effects.resume += waiting.map { ($0, result) }
-  }
-
-  /// Why a synchronisation did not write the store, or `nil` if it did.
-  ///
-  /// Foundation's result covers every store of the process: it fails while any store
-  /// cannot be written. Whether this one was is told by its own file.
-  private func failure(
-    of record: Record,
-    synchronized: Bool,
-    stampBefore: DefaultsFile.Stamp?
-  ) -> String? {
-    guard !synchronized else { return nil }
-    guard let file = record.file else { return "Foundation could not write it" }
-    guard file.stamp() == stampBefore else { return nil }
-    return file.reasonItCannotBeWritten()
-  }
-
-  /// Reads every subscribed key after a reload; returns the subscriptions to tell.
-  private func reload(_ record: inout Record, tellingAll: Bool) -> [@Sendable () -> Void] {
-    let store = record.store.base
-    var byKey: [String: StoredDefaultsValue] = [:]
-    let values = record.state.subscriptions.mapValues { subscription in
-      if let value = byKey[subscription.key] { return value }
-      let value = StoredDefaultsValue(store.object(forKey: subscription.key))
-      byKey[subscription.key] = value
-      return value
-    }
-    return record.state.didReload(values, tellingAll: tellingAll)
-  }
-
-  private func scheduleSync(of store: UserDefaultsBox, after delay: Duration) {
-    let nanoseconds =
-      Int(delay.components.seconds) * 1_000_000_000
-      + Int(delay.components.attoseconds / 1_000_000_000)
-    queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
-      let effects = state.withLock { state -> Effects in
-        guard state.records[store] != nil else { return Effects() }
-        return withRecord(of: store, in: &state) { record in
-          var effects = Effects()
-          if let waiting = record.state.takeScheduledSync(now: Self.now()) {
-            synchronize(&record, resuming: waiting, effects: &effects)
-          }
-          return effects
-        }
-      }
-      effects.perform(in: self)
-    }
-  }
-
-  // MARK: Watching
-
-  /// Checks, reloads and compares a store whose file another process may have written.
-  private func fileMayHaveChanged(_ store: UserDefaultsBox) {
-    let notify = state.withLock { state -> [@Sendable () -> Void] in
-      guard state.records[store] != nil else { return [] }
-      return withRecord(of: store, in: &state) { reloadIfChanged(&$0) }
-    }
-    for onChange in notify { onChange() }
-  }
-
-  private func reloadIfChanged(_ record: inout Record) -> [@Sendable () -> Void] {
-    guard let file = record.file else {
-      record.store.base.synchronize()
-      return reload(&record, tellingAll: false)
-    }
-    let stamp = file.stamp()
-    guard stamp != record.state.knownStamp else { return [] }
-    let wasUnreadable = record.state.fileError != nil
-    guard checkFile(of: &record) else {
-      record.state.knownStamp = stamp
-      return wasUnreadable ? [] : record.state.everySubscription
-    }
-    record.store.base.synchronize()
-    record.state.knownStamp = file.stamp()
-    return reload(&record, tellingAll: wasUnreadable)
-  }
-
-  private func scheduleTick() {
-    queue.asyncAfter(deadline: .now() + .milliseconds(50)) { [self] in tick() }
-  }
-
-  private func tick() {
-    let (notify, continues) = state.withLock { state in
-      var notify: [@Sendable () -> Void] = []
-      for (store, record) in state.records where !record.state.subscriptions.isEmpty {
-        notify += withRecord(of: store, in: &state) { record in
-          let changed = reloadIfChanged(&record)
-          guard
-            changed.isEmpty, !record.state.hasUnsavedChanges, record.state.fileError == nil,
-            record.file != nil
-          else { return changed }
-          // NB: Writes what other store objects of this process changed; seen as a change.
-          record.store.base.synchronize()
-          return reloadIfChanged(&record)
-        }
-      }
-      state.isTicking = state.records.values.contains { !$0.state.subscriptions.isEmpty }
-      return (notify, state.isTicking)
-    }
-    for onChange in notify { onChange() }
-    if continues { scheduleTick() }
-  }
 }
