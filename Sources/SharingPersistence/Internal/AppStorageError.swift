@@ -30,9 +30,9 @@ enum AppStorageError: Error, CustomStringConvertible {
       could not be copied aside (\(reason)); it is left as it is.
       """
     case .notSaved(let path?, let reason):
-      "The user defaults could not be saved to \(path): \(reason)."
+      "Could not write the user defaults file \(path): \(reason)."
     case .notSaved(nil, let reason):
-      "The user defaults could not be saved: \(reason)."
+      "Could not write the user defaults: \(reason)."
     }
   }
 }

@@ -42,10 +42,11 @@ struct DefaultsFile: Sendable {
   }
 
   private static var configDirectory: String {
-    if let config = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
-      return config
-    }
-    return (NSHomeDirectory() as NSString).appendingPathComponent(".config")
+    let environment = ProcessInfo.processInfo.environment
+    if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return config }
+    // NB: Foundation's preferences follow '$HOME'; 'NSHomeDirectory()' may not.
+    let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+    return (home as NSString).appendingPathComponent(".config")
   }
 
   /// What identifies one version of the file: a change by anyone gives another stamp.

@@ -43,6 +43,19 @@ public struct Counter: Sendable {
   public func reset() {
     $count.withLock { $0 = 0 }
   }
+
+  /// Why the stored values could not be read, if they could not; the defaults are used.
+  public var loadError: (any Error)? {
+    $count.loadError ?? $launchCount.loadError
+  }
+
+  /// Writes the counter and the launch count to disk now.
+  ///
+  /// - Throws: Why they could not be written.
+  public func save() async throws {
+    try await $launchCount.save()
+    try await $count.save()
+  }
 }
 
 /// Why the counter could not change.

@@ -21,23 +21,35 @@ if let path = arguments.storePath {
 }
 
 // NB: Created once the store is chosen: each '@Shared(.appStorage(…))' reads the default
-//     store when it is created. Changes are written to disk when the program exits.
+//     store when it is created.
 let counter = Counter()
+if let error = counter.loadError {
+  terminal.warn("warning: \(error)")
+}
 counter.recordLaunch()
 
 switch arguments.command {
 case .show:
-  let times = counter.launchCount == 1 ? "time" : "times"
-  terminal.say("Count: \(counter.count)")
-  terminal.say("Launched \(counter.launchCount) \(times)")
+  break
 case .increment(let amount):
   do {
     try counter.increment(by: amount)
   } catch {
     terminal.fail("\(error)")
   }
-  terminal.say("Count: \(counter.count)")
 case .reset:
   counter.reset()
-  terminal.say("Count: \(counter.count)")
+}
+
+// NB: Saved before anything is shown: a count that was not saved is not shown as if it was.
+do {
+  try await counter.save()
+} catch {
+  terminal.fail("The count was not saved. \(error)")
+}
+
+terminal.say("Count: \(counter.count)")
+if arguments.command == .show {
+  let times = counter.launchCount == 1 ? "time" : "times"
+  terminal.say("Launched \(counter.launchCount) \(times)")
 }
