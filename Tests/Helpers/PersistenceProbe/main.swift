@@ -11,6 +11,7 @@
 // Fuzzing the decode path (Fuzzing.swift): fuzz-decode.
 // Two processes (ConvergenceModes.swift): file-pingpong, defaults-pingpong, file-burst,
 // defaults-burst.
+// Measuring (IdleModes.swift): defaults-idle.
 
 import Foundation
 import SharingCore
@@ -47,6 +48,13 @@ case ("file-pending", 4):
 
 case ("file-pingpong", 3):
   await filePingPong(path: arguments[1], rounds: Int(arguments[2]) ?? 0)
+
+case ("defaults-idle", 4):
+  defaultsIdle(
+    suite: arguments[1],
+    megabytes: Int(arguments[2]) ?? 0,
+    seconds: Int(arguments[3]) ?? 0
+  )
 
 case ("defaults-pingpong", 4):
   await defaultsPingPong(suite: arguments[1], key: arguments[2], rounds: Int(arguments[3]) ?? 0)
