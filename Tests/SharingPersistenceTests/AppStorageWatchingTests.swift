@@ -17,6 +17,15 @@ import Testing
     await expectEventually("the default value") { count == 0 }
   }
 
+  @Test func changesThroughAnotherStoreObjectArrive() async throws {
+    let suite = TemporaryUserDefaults.makeSuiteName()
+    let store = try #require(UserDefaults(suiteName: suite))
+    let other = try #require(UserDefaults(suiteName: suite))
+    @Shared(.appStorage("count", store: store)) var count = 0
+    other.set(4, forKey: "count")
+    await expectEventually("the other object's write") { count == 4 }
+  }
+
   @Test func changesAreSavedToDisk() async throws {
     // NB: A suite in the directory of temporary stores, which is removed at exit.
     let suite = TemporaryUserDefaults.makeSuiteName()

@@ -78,10 +78,15 @@ struct DefaultsFile: Sendable {
 
   /// The file's bytes if they are not a property list Foundation can read (which it would
   /// read as an empty store, and replace at its next synchronisation); `nil` otherwise.
+  ///
+  /// A file that changed while it was read is not judged: Foundation writes the file in
+  /// place, so it was read half-written, and its next version will be checked.
   func unparseableContents() -> Data? {
+    let before = stamp()
     guard let data = FileManager.default.contents(atPath: path), !data.isEmpty else { return nil }
     let plist = try? PropertyListSerialization.propertyList(from: data, format: nil)
-    return plist is [String: Any] ? nil : data
+    guard !(plist is [String: Any]), stamp() == before else { return nil }
+    return data
   }
 
   /// Copies `data` beside the file, under a name no other file has; returns that path.
