@@ -9,11 +9,7 @@ import Testing
       try directory.replace("blocker", with: "")
       let store = directory.file("blocker/counter.plist").path
       let run = try await Program("counter").run(["increment", "--store", store], in: directory)
-      #expect(run.status == 1)
-      #expect(run.output.isEmpty)
-      #expect(run.errorOutput.hasPrefix("counter: The count was not saved."))
-      #expect(run.errorOutput.contains("blocker is not a folder"))
-      #expect(run.errorOutput.split(separator: "\n").count == 1)
+      expectNotSaved(run, because: "blocker is not a folder")
     }
   }
 
@@ -26,11 +22,7 @@ import Testing
         in: directory,
         environment: ["HOME": home, "XDG_CONFIG_HOME": ""]
       )
-      #expect(run.status == 1)
-      #expect(run.output.isEmpty)
-      #expect(run.errorOutput.hasPrefix("counter: The count was not saved."))
-      #expect(run.errorOutput.contains("blocker is not a folder"))
-      #expect(run.errorOutput.split(separator: "\n").count == 1)
+      expectNotSaved(run, because: "blocker is not a folder")
     }
   }
 
@@ -55,5 +47,21 @@ import Testing
       )
       #expect(bytes == "<plist><dict><key>count</key>")
     }
+  }
+
+  /// Checks that a run failed to save, said why in one line, and showed no count.
+  private func expectNotSaved(
+    _ run: ProgramRun,
+    because reason: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    #expect(run.status == 1, sourceLocation: sourceLocation)
+    #expect(run.output.isEmpty, sourceLocation: sourceLocation)
+    #expect(
+      run.errorOutput.hasPrefix("counter: The count was not saved."),
+      sourceLocation: sourceLocation
+    )
+    #expect(run.errorOutput.contains(reason), sourceLocation: sourceLocation)
+    #expect(run.errorOutput.split(separator: "\n").count == 1, sourceLocation: sourceLocation)
   }
 }
