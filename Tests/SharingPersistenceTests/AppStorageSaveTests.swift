@@ -12,7 +12,7 @@ import Testing
     $count.withLock { $0 += 1 }
     #expect(count == 1)
     let error = try #require($count.saveError)
-    #expect("\(error)".contains("is not a folder"))
+    #expect("\(error)".contains("/dev/null is not a folder"))
   }
 
   @Test func explicitSaveToAStoreThatCannotBeWrittenThrows() async throws {
@@ -33,14 +33,9 @@ import Testing
     #expect($count.saveError == nil)
   }
 
-  /// A store whose file would be inside a regular file: nothing can create it.
+  /// A store whose file would be inside `/dev/null`: nothing can create it, not even root,
+  /// and nothing is left behind.
   private func unwritableStore() throws -> UserDefaults {
-    let blocker = TemporaryUserDefaults.makeSuiteName()
-    try FileManager.default.createDirectory(
-      at: URL(fileURLWithPath: blocker).deletingLastPathComponent(),
-      withIntermediateDirectories: true
-    )
-    #expect(FileManager.default.createFile(atPath: blocker, contents: Data()))
-    return try #require(UserDefaults(suiteName: blocker + "/store"))
+    try #require(UserDefaults(suiteName: "/dev/null/\(UUID().uuidString)/store"))
   }
 }
