@@ -1,8 +1,9 @@
 import Foundation
 import SharingCore
 import SharingDependencies
-import SharingPersistence
 import Testing
+
+@testable import SharingPersistence
 
 /// Changes reach the store's file, and a store that cannot be written says so.
 @Suite struct AppStorageSaveTests {
@@ -31,6 +32,20 @@ import Testing
     let plist = try PropertyListSerialization.propertyList(from: data, format: nil)
     #expect((plist as? [String: Any])?["count"] as? Int == 7)
     #expect($count.saveError == nil)
+  }
+
+  /// Integration test: nothing but the store writes it.
+  @Test func directChangeToAStoreNoKeyUsesReachesTheDisk() async throws {
+    let suite = TemporaryUserDefaults.makeSuiteName()
+    let store = try #require(ObservedUserDefaults(suiteName: suite))
+    store.set("Blob", forKey: "name")
+    await expectEventually("the property list") {
+      guard
+        let data = FileManager.default.contents(atPath: suite + ".plist"),
+        let plist = try? PropertyListSerialization.propertyList(from: data, format: nil)
+      else { return false }
+      return (plist as? [String: Any])?["name"] as? String == "Blob"
+    }
   }
 
   /// A store whose file would be inside `/dev/null`: nothing can create it, not even root,

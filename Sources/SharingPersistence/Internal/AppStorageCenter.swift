@@ -154,8 +154,8 @@ final class AppStorageCenter: Sendable {
     effects.perform(in: self)
   }
 
-  /// Makes a change directly through an ``ObservedUserDefaults`` store (`change`), and tells
-  /// the subscriptions to the key before returning.
+  /// Makes a change directly through an ``ObservedUserDefaults`` store (`change`), tells
+  /// the subscriptions to the key before returning, and writes the store to disk soon.
   ///
   /// The change is made under the lock, like every access the center makes: a `set` racing a
   /// synchronisation of the same store can be lost on Linux.
@@ -166,8 +166,9 @@ final class AppStorageCenter: Sendable {
     by change: () -> Void
   ) {
     let effects = state.withLock { state -> Effects in
+      // NB: Recorded even when no key uses the store, so that it is still written to disk
+      //     soon and at exit.
       ObservedUserDefaults.$isWritingForKey.withValue(true, operation: change)
-      guard state.records[store] != nil else { return Effects() }
       return withRecord(of: store, in: &state) { record in
         var effects = Effects()
         let step = record.state.changed(
