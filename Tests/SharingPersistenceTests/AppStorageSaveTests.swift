@@ -28,9 +28,7 @@ import Testing
     let store = try #require(UserDefaults(suiteName: suite))
     @Shared(.appStorage("count", store: store)) var count = 0
     $count.withLock { $0 = 7 }
-    let data = try Data(contentsOf: URL(fileURLWithPath: suite + ".plist"))
-    let plist = try PropertyListSerialization.propertyList(from: data, format: nil)
-    #expect((plist as? [String: Any])?["count"] as? Int == 7)
+    #expect(storedProperties(atPath: suite + ".plist")?["count"] as? Int == 7)
     #expect($count.saveError == nil)
   }
 
@@ -40,11 +38,7 @@ import Testing
     let store = try #require(ObservedUserDefaults(suiteName: suite))
     store.set("Blob", forKey: "name")
     await expectEventually("the property list") {
-      guard
-        let data = FileManager.default.contents(atPath: suite + ".plist"),
-        let plist = try? PropertyListSerialization.propertyList(from: data, format: nil)
-      else { return false }
-      return (plist as? [String: Any])?["name"] as? String == "Blob"
+      storedProperties(atPath: suite + ".plist")?["name"] as? String == "Blob"
     }
   }
 

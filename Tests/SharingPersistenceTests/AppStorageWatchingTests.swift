@@ -33,11 +33,13 @@ import Testing
     @Shared(.appStorage("name", store: store)) var name = ""
     $name.withLock { $0 = "Blob" }
     await expectEventually("the property list") {
-      guard
-        let data = FileManager.default.contents(atPath: suite + ".plist"),
-        let plist = try? PropertyListSerialization.propertyList(from: data, format: nil)
-      else { return false }
-      return (plist as? [String: Any])?["name"] as? String == "Blob"
+      storedProperties(atPath: suite + ".plist")?["name"] as? String == "Blob"
     }
   }
+}
+
+/// The top-level dictionary of the property list at `path`, or `nil` if there is none.
+func storedProperties(atPath path: String) -> [String: Any]? {
+  guard let data = FileManager.default.contents(atPath: path) else { return nil }
+  return (try? PropertyListSerialization.propertyList(from: data, format: nil)) as? [String: Any]
 }

@@ -135,11 +135,7 @@ import Testing
     $count.withLock { $0 = 6 }
     try await $count.save()
     #expect(try keptFiles(of: file).count == 1)
-    let plist = try PropertyListSerialization.propertyList(
-      from: Data(contentsOf: file),
-      format: nil
-    )
-    #expect((plist as? [String: Any])?["count"] as? Int == 6)
+    #expect(storedProperties(atPath: file.path)?["count"] as? Int == 6)
   }
 
   /// Integration test: another program leaves the file unparseable while a key is in use.
@@ -157,11 +153,7 @@ import Testing
     #expect(count == 2)
     #expect(try keptFiles(of: file).map { try Data(contentsOf: $0) } == [garbage])
     try await $count.save()
-    let plist = try PropertyListSerialization.propertyList(
-      from: Data(contentsOf: file),
-      format: nil
-    )
-    #expect((plist as? [String: Any])?["count"] as? Int == 2)
+    #expect(storedProperties(atPath: file.path)?["count"] as? Int == 2)
   }
 
   /// A suite in the directory of temporary stores, with `contents` in its file if given.
