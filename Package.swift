@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "SharingCore", targets: ["SharingCore"]),
     .library(name: "SharingPersistence", targets: ["SharingPersistence"]),
     .library(name: "SharingTesting", targets: ["SharingTesting"]),
+    .library(name: "SharingPostgres", targets: ["SharingPostgres"]),
   ],
   targets: [
     // MARK: Library modules (SPEC §2: arrows only point down this list)
@@ -23,6 +24,18 @@ let package = Package(
     .target(
       name: "Sharing",
       dependencies: ["SharingDependencies", "SharingCore", "SharingPersistence"]
+    ),
+    // A store module beside SharingPersistence, whose write schedulers it shares. Only it
+    // links libpq: every other product builds without it.
+    .target(
+      name: "SharingPostgres",
+      dependencies: ["SharingCore", "SharingDependencies", "SharingPersistence", "CLibPQ"]
+    ),
+    .systemLibrary(
+      name: "CLibPQ",
+      path: "Sources/CLibPQ",
+      pkgConfig: "libpq",
+      providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
     ),
 
     // MARK: Tests, one target per module
@@ -50,6 +63,25 @@ let package = Package(
     // Helpers the test targets share: concurrency, a watchdog, seeded randomness.
     .target(name: "TestSupport", dependencies: ["SharingDependencies"], path: "Tests/Support"),
     .testTarget(name: "SharingTestingTests", dependencies: ["SharingTesting", "Sharing"]),
+    .testTarget(
+      name: "SharingPostgresTests",
+      dependencies: [
+        "SharingPostgres", "SharingPersistence", "SharingCore", "SharingDependencies",
+        "SharingTesting", "TestSupport", "PostgresTestSupport", "PostgresProbe",
+      ]
+    ),
+    // Throwaway PostgreSQL clusters for the tests that need a real server.
+    .target(
+      name: "PostgresTestSupport",
+      dependencies: ["SharingPostgres"],
+      path: "Tests/Helpers/PostgresTestSupport"
+    ),
+    // A program the PostgreSQL tests run as other processes.
+    .executableTarget(
+      name: "PostgresProbe",
+      dependencies: ["SharingPostgres", "SharingCore", "SharingDependencies"],
+      path: "Tests/Helpers/PostgresProbe"
+    ),
     .testTarget(name: "SharingTests", dependencies: ["Sharing", "SharingTesting"]),
 
     // MARK: Tools
@@ -60,6 +92,11 @@ let package = Package(
       exclude: ["RESULTS.md", "CMallocInfo"]
     ),
     .systemLibrary(name: "CMallocInfo", path: "scripts/Benchmarks/CMallocInfo"),
+    .executableTarget(
+      name: "PostgresBenchmarks",
+      dependencies: ["SharingPostgres", "SharingCore", "SharingDependencies"],
+      path: "scripts/PostgresBenchmarks"
+    ),
   ]
     // MARK: Example apps (Apps/<Name>/: a command, the library holding its logic, its tests)
     + exampleApp(
@@ -75,6 +112,12 @@ let package = Package(
     + exampleApp("SignUp", command: "signup", dependencies: ["SharingCore"])
     + exampleApp("Tabs", command: "tabs", dependencies: ["SharingCore"])
     + exampleApp("Sysmon", command: "sysmon", dependencies: ["SharingCore", "SharingDependencies"])
+    + exampleApp(
+      "Flags",
+      command: "flags",
+      dependencies: ["SharingPostgres", "SharingCore", "SharingDependencies"],
+      testDependencies: ["PostgresTestSupport"]
+    )
     + [
       // What the apps' command lines share: parsing, usage errors, exit statuses, messages.
       .target(name: "CommandLineSupport", path: "Apps/CommandLineSupport/Sources"),
@@ -95,7 +138,8 @@ let package = Package(
 func exampleApp(
   _ name: String,
   command: String,
-  dependencies: [Target.Dependency]
+  dependencies: [Target.Dependency],
+  testDependencies: [Target.Dependency] = []
 ) -> [Target] {
   let kit = "\(name)Kit"
   let dependencies = dependencies + ["CommandLineSupport"]
@@ -110,7 +154,7 @@ func exampleApp(
       name: "\(name)Tests",
       dependencies: [
         .target(name: kit), .target(name: command), "SharingTesting", "AppTestSupport",
-      ] + dependencies,
+      ] + dependencies + testDependencies,
       path: "Apps/\(name)/Tests"
     ),
   ]

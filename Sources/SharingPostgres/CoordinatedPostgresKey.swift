@@ -1,0 +1,110 @@
+public import Foundation
+public import SharingCore
+
+/// A ``PostgresKey`` whose every change is a transaction of the server, exclusive across every
+/// process and machine using the key: `N` processes incrementing one value lose nothing.
+///
+/// Create one by adding ``PostgresCoordination/coordinated`` to a key:
+///
+/// ```swift
+/// @Shared(.postgres("jobs-cursor", .coordinated)) var cursor = 0
+/// $cursor.withLock { $0 += 1 }   // exact, whatever other processes do meanwhile
+/// ```
+///
+/// Each change locks the row (`SELECT … FOR UPDATE`, inserting it first if missing), starts
+/// from the stored value if another writer changed it, runs the change, and commits the new
+/// value before returning: a round trip to the server per change, never throttled. If the
+/// change throws, the transaction is rolled back. Everything else — loading, playback,
+/// failures — is as for ``PostgresKey``.
+public struct CoordinatedPostgresKey<Value: Sendable>: CoordinatedSharedKey {
+  let base: PostgresKey<Value>
+
+  /// The key and the database it lives in.
+  public var id: PostgresKeyID {
+    PostgresKeyID(key: base.key, store: base.id.store, isCoordinated: true)
+  }
+
+  /// Reads the row.
+  public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
+    base.load(context: context, continuation: continuation)
+  }
+
+  /// Plays back changes committed by anyone else.
+  public func subscribe(
+    context: LoadContext<Value>,
+    subscriber: SharedSubscriber<Value>
+  ) -> SharedSubscription {
+    base.subscribe(context: context, subscriber: subscriber)
+  }
+
+  /// Writes the value, as ``PostgresKey`` does.
+  public func save(_ value: Value, context: SaveContext, continuation: SaveContinuation) {
+    base.save(value, context: context, continuation: continuation)
+  }
+
+  /// Runs one change as a transaction: locks the row, brings `value` up to date with it,
+  /// calls `body` once, writes the result and commits; rolls back if `body` throws.
+  public func withTransaction(_ value: inout Value, _ body: (inout Value) throws -> Void) throws {
+    let current = try base.encode(value)
+    try base.row.transaction(current: current) { unseen in
+      if let unseen { value = try base.decoded(unseen).get() ?? value }
+      try body(&value)
+      return try base.encode(value)
+    }
+  }
+}
+
+extension CoordinatedPostgresKey: CustomStringConvertible {
+  /// The key as written at the call site, e.g. `.postgres("count", .coordinated)`.
+  public var description: String {
+    ".postgres(\(String(reflecting: base.key)), .coordinated)"
+  }
+}
+
+/// Asks a PostgreSQL key for a `withLock` that is exclusive across processes.
+public enum PostgresCoordination: Sendable {
+  /// Every change is a transaction of the server; see ``CoordinatedPostgresKey``.
+  case coordinated
+}
+
+extension SharedReaderKey {
+  /// A key that keeps a `Codable` value in a row of the default PostgreSQL database, changed
+  /// only in transactions exclusive across processes.
+  ///
+  /// ```swift
+  /// @Shared(.postgres("visits", .coordinated)) var visits = 0
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - key: The row's key.
+  ///   - coordination: ``PostgresCoordination/coordinated``.
+  ///   - decoder: The decoder that reads the row's JSON.
+  ///   - encoder: The encoder that writes it.
+  /// - Returns: A coordinated PostgreSQL key.
+  public static func postgres<Value: Codable>(
+    _ key: String,
+    _ coordination: PostgresCoordination,
+    decoder: JSONDecoder = JSONDecoder(),
+    encoder: JSONEncoder = JSONEncoder()
+  ) -> Self where Self == CoordinatedPostgresKey<Value> {
+    CoordinatedPostgresKey(base: .postgres(key, decoder: decoder, encoder: encoder))
+  }
+
+  /// A key that keeps any value in a row of the default PostgreSQL database, with custom
+  /// coding to JSON, changed only in transactions exclusive across processes.
+  ///
+  /// - Parameters:
+  ///   - key: The row's key.
+  ///   - coordination: ``PostgresCoordination/coordinated``.
+  ///   - decode: Makes a value from the row's JSON text.
+  ///   - encode: Makes JSON text from a value.
+  /// - Returns: A coordinated PostgreSQL key.
+  public static func postgres<Value>(
+    _ key: String,
+    _ coordination: PostgresCoordination,
+    decode: @escaping @Sendable (Data) throws -> Value,
+    encode: @escaping @Sendable (Value) throws -> Data
+  ) -> Self where Self == CoordinatedPostgresKey<Value> {
+    CoordinatedPostgresKey(base: .postgres(key, decode: decode, encode: encode))
+  }
+}

@@ -1,0 +1,108 @@
+import CLibPQ
+import Foundation
+
+/// One libpq connection to the server, used by one thread at a time.
+///
+/// Statements take text parameters and return text values; every failure, of the network or
+/// of the server, is thrown as a ``PostgresError`` carrying the server's message.
+final class Connection: @unchecked Sendable {
+  // NB: Unchecked: libpq connections are not thread-safe; a `ConnectionPool` lends each one
+  //     to a single borrower at a time, and the listener keeps its own.
+  let handle: OpaquePointer
+
+  /// Connects, failing within `connect_timeout` seconds (10 unless the connection string says
+  /// otherwise) rather than hanging on an unreachable host.
+  init(_ connectionString: String) throws {
+    // NB: Later parameters override earlier ones: the connection string's own timeout wins.
+    let keywords = ["connect_timeout", "dbname"]
+    let values = ["10", connectionString]
+    let handle = keywords.withCStrings { keywords in
+      values.withCStrings { values in PQconnectdbParams(keywords, values, 1) }
+    }
+    guard let handle else { throw PostgresError("Out of memory while connecting.") }
+    guard PQstatus(handle) == CONNECTION_OK else {
+      let message = String(cString: PQerrorMessage(handle))
+      PQfinish(handle)
+      throw PostgresError(message)
+    }
+    self.handle = handle
+    // NB: Notices (e.g. "relation already exists, skipping") would go to standard error.
+    PQsetNoticeProcessor(handle, { _, _ in }, nil)
+  }
+
+  deinit {
+    PQfinish(handle)
+  }
+
+  /// Whether the connection was lost.
+  var isBroken: Bool {
+    PQstatus(handle) != CONNECTION_OK
+  }
+
+  /// Whether the server still holds the connection: reads, without waiting, whatever it sent
+  /// meanwhile, such as its closing of the connection when it shut down.
+  var isAlive: Bool {
+    PQconsumeInput(handle) == 1 && !isBroken
+  }
+
+  /// Runs one statement with text parameters (`$1`, `$2`, …).
+  ///
+  /// - Returns: The rows it returned, each value as text or `nil` for SQL `NULL`.
+  @discardableResult
+  func execute(_ sql: String, _ parameters: [String?] = []) throws -> [[String?]] {
+    let result = parameters.withOptionalCStrings { parameters in
+      PQexecParams(handle, sql, Int32(parameters.count), nil, parameters, nil, nil, 0)
+    }
+    defer { PQclear(result) }
+    switch PQresultStatus(result) {
+    case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
+      return []
+    case PGRES_TUPLES_OK:
+      return (0..<PQntuples(result)).map { row in
+        (0..<PQnfields(result)).map { column in
+          PQgetisnull(result, row, column) == 1
+            ? nil : String(cString: PQgetvalue(result, row, column))
+        }
+      }
+    default:
+      throw PostgresError(result: result, connection: handle)
+    }
+  }
+
+  // MARK: Notifications
+
+  /// The socket to wait on for notifications.
+  var socket: Int32 {
+    PQsocket(handle)
+  }
+
+  /// Reads what arrived on the socket and returns the notifications received as
+  /// `(channel, payload)` pairs.
+  func takeNotifications() throws -> [(channel: String, payload: String)] {
+    guard PQconsumeInput(handle) == 1 else {
+      throw PostgresError(String(cString: PQerrorMessage(handle)))
+    }
+    var notifications: [(String, String)] = []
+    while let notification = PQnotifies(handle) {
+      notifications.append(
+        (String(cString: notification.pointee.relname), String(cString: notification.pointee.extra))
+      )
+      PQfreemem(notification)
+    }
+    return notifications
+  }
+}
+
+extension Array where Element == String {
+  fileprivate func withCStrings<R>(_ body: ([UnsafePointer<CChar>?]) -> R) -> R {
+    map(Optional.some).withOptionalCStrings { body($0 + [nil]) }
+  }
+}
+
+extension Array where Element == String? {
+  fileprivate func withOptionalCStrings<R>(_ body: ([UnsafePointer<CChar>?]) -> R) -> R {
+    let copies = map { $0.map { strdup($0) } ?? nil }
+    defer { copies.forEach { free($0) } }
+    return body(copies.map { $0.map { UnsafePointer($0) } })
+  }
+}

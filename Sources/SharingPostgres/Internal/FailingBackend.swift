@@ -1,0 +1,23 @@
+import Foundation
+
+/// The backend of a database that cannot work, such as one given an invalid table name: every
+/// call fails with its error.
+struct FailingBackend: PostgresBackend {
+  let error: PostgresError
+
+  func fetch(_ key: String) throws -> StoredRow? { throw error }
+
+  func write(_ key: String, json: Data, keepsAside: Bool) throws -> Int64 { throw error }
+
+  func transaction(
+    _ key: String,
+    inserting missing: Data,
+    _ body: (StoredRow, _ inserted: Bool) throws -> Data,
+    willCommit: (Int64) -> Void
+  ) throws -> Int64 { throw error }
+
+  func listen(_ onEvent: @escaping @Sendable (ListenEvent) -> Void) -> @Sendable () -> Void {
+    onEvent(.lost(error))
+    return {}
+  }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// A row of the table: a key's value as JSON text, and its version, which the table's
+/// trigger raises by one at every write, whoever makes it.
+struct StoredRow: Equatable, Sendable {
+  var json: Data
+  var version: Int64
+}
+
+/// What the table's listener hears.
+enum ListenEvent: Sendable, Equatable {
+  /// A row was written (its new version) or deleted (`nil`).
+  case changed(key: String, version: Int64?)
+  /// The listening connection is up, for the first time or again after ``lost(_:)``;
+  /// notifications sent meanwhile were missed.
+  case listening(afterLoss: Bool)
+  /// The listening connection was lost, or could not be made.
+  case lost(PostgresError)
+}
+
+/// The server a ``PostgresDatabase`` talks to: PostgreSQL through libpq, or the in-memory
+/// stand-in that tests use. Each call is one round trip and may block; none is made while a
+/// lock of ours is held.
+protocol PostgresBackend: Sendable {
+  /// Reads a key's row, if there is one.
+  func fetch(_ key: String) throws -> StoredRow?
+
+  /// Inserts or replaces a key's value.
+  ///
+  /// - Parameter keepsAside: Whether to keep the row's current value first under
+  ///   `<key>.corrupt-<UTC timestamp>`, because it could not be decoded.
+  /// - Returns: The version written.
+  func write(_ key: String, json: Data, keepsAside: Bool) throws -> Int64
+
+  /// Runs a change of one key's value with its row locked (`SELECT … FOR UPDATE`), inserting
+  /// the row first if it is missing.
+  ///
+  /// - Parameters:
+  ///   - missing: The value to insert if there is no row.
+  ///   - body: Makes the new value from the locked row, and whether it was just inserted;
+  ///     if it throws, nothing is written.
+  ///   - willCommit: Called with the version written, before the transaction commits.
+  /// - Returns: The version written.
+  func transaction(
+    _ key: String,
+    inserting missing: Data,
+    _ body: (StoredRow, _ inserted: Bool) throws -> Data,
+    willCommit: (Int64) -> Void
+  ) throws -> Int64
+
+  /// Reports the table's notifications and the state of the listening connection until the
+  /// returned closure is called.
+  func listen(_ onEvent: @escaping @Sendable (ListenEvent) -> Void) -> @Sendable () -> Void
+}

@@ -1,0 +1,39 @@
+import CLibPQ
+
+/// An error of the PostgreSQL server or of the connection to it, exposed as
+/// ``/SharingCore/Shared/loadError`` or ``/SharingCore/Shared/saveError``.
+///
+/// Its ``message`` is the server's or libpq's own, e.g. `connection to server on socket
+/// "/run/postgresql/.s.PGSQL.5432" failed: No such file or directory`.
+public struct PostgresError: Error, Equatable, CustomStringConvertible, Sendable {
+  /// What went wrong, as the server or libpq said it.
+  public let message: String
+  /// The server's SQLSTATE code, such as `22P02` for invalid JSON, when the server answered.
+  public let sqlState: String?
+
+  init(_ message: String, sqlState: String? = nil) {
+    self.message = message.trimmingTrailingNewlines
+    self.sqlState = sqlState
+  }
+
+  init(result: OpaquePointer?, connection: OpaquePointer) {
+    let message =
+      result.flatMap { PQresultErrorMessage($0) }.map { String(cString: $0) } ?? ""
+    let state = result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) }
+    self.init(
+      message.isEmpty ? String(cString: PQerrorMessage(connection)) : message,
+      sqlState: state.map { String(cString: $0) }
+    )
+  }
+
+  /// The error message.
+  public var description: String { message }
+}
+
+extension String {
+  fileprivate var trimmingTrailingNewlines: String {
+    var trimmed = Substring(self)
+    while trimmed.last?.isNewline == true { trimmed.removeLast() }
+    return String(trimmed)
+  }
+}

@@ -1,0 +1,159 @@
+public import Foundation
+public import SharingCore
+import SharingDependencies
+
+/// A ``/SharingCore/SharedKey`` that keeps a value in a row of a PostgreSQL table, shared live by
+/// every process, on every machine, that uses the key.
+///
+/// Create one with ``/SharingCore/SharedReaderKey/postgres(_:decoder:encoder:)`` for `Codable`
+/// values, or ``/SharingCore/SharedReaderKey/postgres(_:decode:encode:)`` for any value:
+///
+/// ```swift
+/// @Shared(.postgres("feature-flags")) var flags = FeatureFlags()
+/// $flags.withLock { $0.darkMode = true }   // written within a second, seen everywhere
+/// ```
+///
+/// - A missing row gives the default value; the row is created by the first write.
+/// - Changes are written in the background: the first change after a quiet second at once,
+///   later ones at most once per second (the database's throttle), the latest value always
+///   written. ``/SharingCore/Shared/save()`` writes at once.
+/// - A change committed by anyone — another process through this package, or plain SQL — is
+///   played back into every shared value of the key, through `LISTEN`/`NOTIFY`.
+/// - A row whose JSON cannot be decoded sets ``/SharingCore/Shared/loadError`` and is left as it
+///   is; before a change overwrites it, its value is kept in a row named
+///   `<key>.corrupt-<UTC timestamp>`.
+/// - While the server cannot be reached, loads and saves fail with a ``PostgresError`` as
+///   ``/SharingCore/Shared/loadError`` and ``/SharingCore/Shared/saveError``; values stay in
+///   memory, and once the server is back, the failed write is made again and every key
+///   reloaded.
+///
+/// For a `withLock` that is exclusive across processes, use ``CoordinatedPostgresKey``.
+public struct PostgresKey<Value: Sendable>: SharedKey {
+  let database: PostgresDatabase
+  let key: String
+  let row: SharedRow
+  let decode: @Sendable (Data) throws -> Value
+  let encode: @Sendable (Value) throws -> Data
+
+  init(
+    _ key: String,
+    decode: @escaping @Sendable (Data) throws -> Value,
+    encode: @escaping @Sendable (Value) throws -> Data
+  ) {
+    @Dependency(\.defaultPostgresDatabase) var database
+    self.database = database
+    self.key = key
+    self.row = database.store.row(key)
+    self.decode = decode
+    self.encode = encode
+  }
+
+  /// The key and the database it lives in.
+  public var id: PostgresKeyID {
+    PostgresKeyID(key: key, store: ObjectIdentifier(database.store), isCoordinated: false)
+  }
+
+  /// Reads the row; an explicit load writes the value's pending change first.
+  public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
+    let isUserInitiated = if case .userInitiated = context { true } else { false }
+    row.load(writingPendingFirst: isUserInitiated) { [self] result in
+      continuation.resume(with: result.flatMap(decoded))
+    }
+  }
+
+  /// Plays back changes committed by anyone else.
+  public func subscribe(
+    context: LoadContext<Value>,
+    subscriber: SharedSubscriber<Value>
+  ) -> SharedSubscription {
+    let cancel = database.store.subscribe(row) { [self] result in
+      subscriber.yield(with: result.flatMap(decoded))
+    }
+    return SharedSubscription(cancel)
+  }
+
+  /// Writes the value: throttled after a change, at once when
+  /// ``/SharingCore/Shared/save()`` is called.
+  public func save(_ value: Value, context: SaveContext, continuation: SaveContinuation) {
+    row.save(
+      { [encode] in try encode(value) },
+      immediately: context == .userInitiated,
+      continuation: continuation
+    )
+  }
+
+  func decoded(_ row: StoredRow?) -> Result<Value?, any Error> {
+    guard let row else { return .success(nil) }
+    do {
+      return .success(try decode(row.json))
+    } catch {
+      self.row.markUndecodable()
+      return .failure(PostgresDecodingError(key: key, version: row.version, underlying: error))
+    }
+  }
+}
+
+extension PostgresKey: CustomStringConvertible {
+  /// The key as written at the call site, e.g. `.postgres("feature-flags")`.
+  public var description: String {
+    ".postgres(\(String(reflecting: key)))"
+  }
+}
+
+extension SharedReaderKey {
+  /// A key that keeps a `Codable` value as JSON in a row of the default PostgreSQL database.
+  ///
+  /// ```swift
+  /// @Shared(.postgres("feature-flags")) var flags = FeatureFlags()
+  /// ```
+  ///
+  /// The database is ``SharingDependencies/DependencyValues/defaultPostgresDatabase`` at the
+  /// time the key is created: the server libpq's environment names in a program, an in-memory
+  /// stand-in in tests and previews.
+  ///
+  /// - Parameters:
+  ///   - key: The row's key.
+  ///   - decoder: The decoder that reads the row's JSON.
+  ///   - encoder: The encoder that writes it.
+  /// - Returns: A PostgreSQL key.
+  public static func postgres<Value: Codable>(
+    _ key: String,
+    decoder: JSONDecoder = JSONDecoder(),
+    encoder: JSONEncoder = JSONEncoder()
+  ) -> Self where Self == PostgresKey<Value> {
+    PostgresKey(
+      key,
+      decode: { try decoder.decode(Value.self, from: $0) },
+      encode: { try encoder.encode($0) }
+    )
+  }
+
+  /// A key that keeps any value in a row of the default PostgreSQL database, with custom
+  /// coding to JSON.
+  ///
+  /// ```swift
+  /// extension SharedReaderKey where Self == PostgresKey<String> {
+  ///   static var motd: Self {
+  ///     .postgres(
+  ///       "motd",
+  ///       decode: { try JSONDecoder().decode(String.self, from: $0) },
+  ///       encode: { try JSONEncoder().encode($0) }
+  ///     )
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - key: The row's key.
+  ///   - decode: Makes a value from the row's JSON text.
+  ///   - encode: Makes JSON text from a value; text that is not JSON fails to save, with the
+  ///     server's error as ``/SharingCore/Shared/saveError``.
+  /// - Returns: A PostgreSQL key.
+  public static func postgres<Value>(
+    _ key: String,
+    decode: @escaping @Sendable (Data) throws -> Value,
+    encode: @escaping @Sendable (Value) throws -> Data
+  ) -> Self where Self == PostgresKey<Value> {
+    PostgresKey(key, decode: decode, encode: encode)
+  }
+}
