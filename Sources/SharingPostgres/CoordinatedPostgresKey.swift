@@ -46,8 +46,10 @@ public struct CoordinatedPostgresKey<Value: Sendable>: CoordinatedSharedKey {
   /// calls `body` once, writes the result and commits; rolls back if `body` throws.
   public func withTransaction(_ value: inout Value, _ body: (inout Value) throws -> Void) throws {
     let current = try base.encode(value)
-    try base.row.transaction(current: current) { unseen in
-      if let unseen { value = try base.decoded(unseen).get() ?? value }
+    // NB: Under the row's lock the stored value is the truth, seen or not: starting from it
+    //     keeps the change exact even if `value` is behind.
+    try base.row.transaction(current: current) { stored in
+      if let stored { value = try base.decoded(stored).get() ?? value }
       try body(&value)
       return try base.encode(value)
     }

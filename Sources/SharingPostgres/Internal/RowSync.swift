@@ -230,11 +230,6 @@ struct RowSync {
     return pending?.continuations ?? []
   }
 
-  /// Whether a row read in a transaction holds a version the program has not seen.
-  func isUnseen(_ row: StoredRow) -> Bool {
-    row.version != known
-  }
-
   /// Records the version a transaction writes, before it commits, so that its notification
   /// is known as the program's own.
   mutating func willCommit(_ version: Int64) {

@@ -187,17 +187,16 @@ final class SharedRow: Sendable {
   ///
   /// - Parameters:
   ///   - current: The value in memory, encoded; inserted if there is no row.
-  ///   - body: Changes the value, given the row if the program has not seen its version
-  ///     yet, and returns the new value, encoded.
+  ///   - body: Changes the value, given the locked row unless it was just inserted, and
+  ///     returns the new value, encoded.
   func transaction(
     current: Data,
-    _ body: (_ unseen: StoredRow?) throws -> Data
+    _ body: (_ stored: StoredRow?) throws -> Data
   ) throws {
     let superseded = state.withLock { $0.sync.beginTransaction() }
     let result = Result {
       try backend.transaction(key, inserting: current) { row, inserted in
-        let isUnseen = !inserted && state.withLock { $0.sync.isUnseen(row) }
-        return try body(isUnseen ? row : nil)
+        try body(inserted ? nil : row)
       } willCommit: { version in
         state.withLock { $0.sync.willCommit(version) }
       }

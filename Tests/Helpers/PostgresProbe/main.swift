@@ -1,0 +1,62 @@
+// A second process for the PostgreSQL tests, on a real server. Each command takes the
+// server's connection string and the table, and exits 0 once its work is committed.
+//
+//   set <connection> <table> <key> <n>                  sets an integer key to n
+//   increment <connection> <table> <key> <threads> <n>  each of <threads> threads adds 1, <n>
+//                                                       times, in coordinated transactions
+//   await <connection> <table> <key> <n>                waits until the key holds n (played
+//                                                       back), then prints it
+
+import Foundation
+import SharingCore
+import SharingDependencies
+import SharingPostgres
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+func fail(_ message: String) -> Never {
+  FileHandle.standardError.write(Data("PostgresProbe: \(message)\n".utf8))
+  exit(1)
+}
+
+guard arguments.count >= 4 else { fail("usage: <command> <connection> <table> <key> …") }
+let database = PostgresDatabase.server(arguments[1], table: arguments[2], throttle: .zero)
+prepareDependencies { $0.defaultPostgresDatabase = database }
+let key = arguments[3]
+
+switch (arguments[0], arguments.count) {
+case ("set", 5):
+  @Shared(.postgres(key)) var value = 0
+  $value.withLock { $0 = Int(arguments[4]) ?? 0 }
+  await database.flushPendingWrites()
+  if let error = $value.saveError { fail("\(error)") }
+
+case ("increment", 6):
+  let coordinated: CoordinatedPostgresKey<Int> = .postgres(key, .coordinated)
+  let (threads, count) = (Int(arguments[4]) ?? 0, Int(arguments[5]) ?? 0)
+  let failures = Locked<[String]>([])
+  DispatchQueue.concurrentPerform(iterations: threads) { _ in
+    var value = 0
+    for _ in 0..<count {
+      do {
+        try coordinated.withTransaction(&value) { $0 += 1 }
+      } catch {
+        failures.withLock { $0.append("\(error)") }
+      }
+    }
+  }
+  if let failure = failures.withLock(\.first) { fail(failure) }
+
+case ("await", 5):
+  @SharedReader(.postgres(key)) var value = 0
+  let target = Int(arguments[4]) ?? 0
+  let deadline = Date.now.addingTimeInterval(60)
+  while value != target {
+    guard Date.now < deadline else { fail("timed out waiting for \(target), holding \(value)") }
+    usleep(1_000)
+  }
+  print(value)
+
+default:
+  fail("unknown command \(arguments.joined(separator: " "))")
+}

@@ -1,0 +1,180 @@
+public import Foundation
+import SharingDependencies
+
+/// A throwaway PostgreSQL cluster for tests: `initdb` and `pg_ctl` in a temporary directory,
+/// reached only through a Unix socket there, removed when the test process ends — normally,
+/// or killed (a watcher process then stops it).
+///
+/// ```swift
+/// let cluster = try PostgresCluster.shared()
+/// let database = PostgresDatabase.server(cluster.connectionString, table: "t_\(id)")
+/// ```
+///
+/// As root, the server runs as the `postgres` user if there is one, else as `nobody`:
+/// PostgreSQL refuses to run as root.
+public final class PostgresCluster: Sendable {
+  /// The temporary directory, holding the socket, the data and the log.
+  public let directory: URL
+  private let binaries: URL
+
+  /// The cluster of the test process, started at first use and removed when it exits.
+  public static func shared() throws -> PostgresCluster {
+    try sharedCluster.get()
+  }
+
+  private static let sharedCluster = Result { try PostgresCluster() }
+
+  /// Starts a cluster of its own, for a test that stops or restarts its server.
+  public init() throws {
+    binaries = try Self.findBinaries()
+    let template = FileManager.default.temporaryDirectory.appendingPathComponent("sharing-pg-XXXXXX").path
+    var path = Array(template.utf8CString)
+    guard mkdtemp(&path) != nil else { throw ClusterError("Cannot create a temporary directory.") }
+    directory = URL(fileURLWithPath: String(cString: path))
+    if getuid() == 0 {
+      let user = Self.runUser
+      try Self.run("/bin/chown", ["-R", user, directory.path])
+    }
+    try runAsServerUser(
+      "initdb",
+      ["-D", dataPath, "-U", "sharing", "-A", "trust", "--no-sync", "-E", "UTF8",
+       "--locale=C"]
+    )
+    try start()
+    Self.watchForExit(of: self)
+  }
+
+  /// The libpq connection string of the cluster's `postgres` database.
+  public var connectionString: String {
+    "host=\(directory.path) port=5432 user=sharing dbname=postgres"
+  }
+
+  /// Starts the server, and waits until it accepts connections.
+  public func start() throws {
+    try runAsServerUser(
+      "pg_ctl",
+      [
+        "-D", dataPath, "-l", directory.appendingPathComponent("log").path, "-w", "-t", "60",
+        "-o",
+        "-k \(directory.path) -c listen_addresses='' -p 5432 -c fsync=off -c max_connections=300",
+        "start",
+      ]
+    )
+  }
+
+  /// Stops the server (a fast shutdown: sessions are ended), and waits until it has.
+  public func stop() {
+    guard let pid = serverPID else { return }
+    kill(pid, SIGINT)
+    let deadline = Date.now.addingTimeInterval(60)
+    while kill(pid, 0) == 0, Date.now < deadline { usleep(20_000) }
+  }
+
+  /// Runs SQL with `psql`, returning what it prints (unaligned, tuples only).
+  @discardableResult
+  public func psql(_ sql: String) throws -> String {
+    try Self.run(
+      binaries.appendingPathComponent("psql").path,
+      ["-h", directory.path, "-U", "sharing", "-d", "postgres", "-X", "-A", "-t", "-q",
+       "-v", "ON_ERROR_STOP=1", "-c", sql]
+    ).trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// Stops the server and removes the directory.
+  public func remove() {
+    stop()
+    try? FileManager.default.removeItem(at: directory)
+  }
+
+  private var dataPath: String { directory.appendingPathComponent("data").path }
+
+  private var serverPID: pid_t? {
+    let file = directory.appendingPathComponent("data/postmaster.pid")
+    guard let text = try? String(contentsOf: file, encoding: .utf8) else { return nil }
+    return text.split(separator: "\n").first.flatMap { pid_t($0) }
+  }
+
+  private func runAsServerUser(_ tool: String, _ arguments: [String]) throws {
+    let path = binaries.appendingPathComponent(tool).path
+    if getuid() == 0 {
+      try Self.run("/usr/sbin/runuser", ["-u", Self.runUser, "--", path] + arguments)
+    } else {
+      try Self.run(path, arguments)
+    }
+  }
+
+  /// Removes the cluster when the test process exits normally; a watcher process removes it
+  /// if the test process is killed.
+  private static func watchForExit(of cluster: PostgresCluster) {
+    clusters.withLock { $0.append(cluster) }
+    let script = """
+      while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done
+      pid=$(head -n 1 '\(cluster.dataPath)/postmaster.pid' 2>/dev/null) && kill -QUIT "$pid"
+      sleep 1; rm -rf '\(cluster.directory.path)'
+      """
+    let watcher = Process()
+    watcher.executableURL = URL(fileURLWithPath: "/bin/sh")
+    watcher.arguments = ["-c", script]
+    watcher.standardOutput = FileHandle.nullDevice
+    watcher.standardError = FileHandle.nullDevice
+    try? watcher.run()
+  }
+
+  private static let clusters: Locked<[PostgresCluster]> = {
+    atexit { PostgresCluster.clusters.withLock { $0 }.forEach { $0.remove() } }
+    return Locked([])
+  }()
+
+  private static let runUser: String = getpwnam("postgres") != nil ? "postgres" : "nobody"
+
+  private static func findBinaries() throws -> URL {
+    let root = URL(fileURLWithPath: "/usr/lib/postgresql")
+    let versions = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+    let newest = versions.compactMap(Int.init).max()
+    if let newest {
+      return root.appendingPathComponent("\(newest)/bin")
+    }
+    for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+    where FileManager.default.isExecutableFile(atPath: "\(directory)/initdb") {
+      return URL(fileURLWithPath: String(directory))
+    }
+    throw ClusterError("PostgreSQL's server is not installed: run scripts/install-postgres.")
+  }
+
+  @discardableResult
+  private static func run(_ executable: String, _ arguments: [String]) throws -> String {
+    // NB: posix_spawn and waitpid, not Process: the server that `pg_ctl start` leaves running
+    //     inherits the descriptors through which Process learns that its child ended.
+    let output = FileManager.default.temporaryDirectory
+      .appendingPathComponent("sharing-pg-output-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: output) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid = pid_t()
+    let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+    guard spawned == 0 else { throw ClusterError("Cannot run \(executable): error \(spawned).") }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+    let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+    guard status == 0 else {
+      throw ClusterError("\(executable) \(arguments.joined(separator: " ")) failed:\n\(text)")
+    }
+    return text
+  }
+}
+
+/// Why a cluster could not be set up.
+public struct ClusterError: Error, CustomStringConvertible {
+  /// What went wrong.
+  public let description: String
+
+  init(_ description: String) {
+    self.description = description
+  }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import PostgresTestSupport
+import SharingCore
+import SharingDependencies
+import SharingPostgres
+import Testing
+
+/// Integration tests on a real PostgreSQL server: a throwaway cluster the tests start, a table
+/// per test, other processes played by `PostgresProbe`.
+@Suite(.serialized) struct PostgresServerTests {
+  @Test func valueIsWrittenToTheRowAndLoadedByAnotherConnection() async throws {
+    let table = try TestTable()
+    try await withDependencies { $0.defaultPostgresDatabase = table.database() } operation: {
+      @Shared(.postgres("count")) var count = 0
+      $count.withLock { $0 = 3 }
+      try await $count.save()
+    }
+    #expect(try table.storedJSON("count") == "3")
+    withDependencies { $0.defaultPostgresDatabase = table.database() } operation: {
+      @Shared(.postgres("count")) var count = 0
+      #expect(count == 3)
+      #expect($count.loadError == nil)
+    }
+  }
+
+  @Test func schemaHasTheDocumentedColumns() async throws {
+    let table = try TestTable()
+    try await withDependencies { $0.defaultPostgresDatabase = table.database() } operation: {
+      @Shared(.postgres("count")) var count = 0
+      try await $count.save()
+    }
+    let columns = try table.cluster.psql(
+      """
+      SELECT string_agg(column_name || ' ' || data_type, ', ' ORDER BY ordinal_position)
+      FROM information_schema.columns WHERE table_name = '\(table.name)'
+      """
+    )
+    #expect(
+      columns == "key text, value jsonb, version bigint, updated_at timestamp with time zone"
+    )
+  }
+
+  @Test func changeFromAnotherProcessIsPlayedBack() async throws {
+    let table = try TestTable()
+    try await withDependencies { $0.defaultPostgresDatabase = table.database() } operation: {
+      @Shared(.postgres("count")) var count = 0
+      let run = await Probe.finish(try Probe.start("set", table, ["count", "42"]))
+      #expect(run.status == 0, "\(run.errors)")
+      await eventually("the other process's value") { count == 42 }
+    }
+  }
+
+  @Test func changeIsPlayedBackInAnotherProcess() async throws {
+    let table = try TestTable()
+    let waiter = try Probe.start("await", table, ["count", "7"])
+    try await withDependencies { $0.defaultPostgresDatabase = table.database() } operation: {
+      @Shared(.postgres("count")) var count = 0
+      // NB: The other process may subscribe after this write: it then loads the value.
+      $count.withLock { $0 = 7 }
+      try await $count.save()
+    }
+    let run = await Probe.finish(waiter)
+    #expect(run.status == 0, "\(run.errors)")
+  }
+
+  @Test func plainSQLWriteIsPlayedBack() async throws {
+    let table = try TestTable()
+    try await withDependencies { $0.defaultPostgresDatabase = table.database() } operation: {
+      @Shared(.postgres("greeting")) var greeting = ""
+      try await $greeting.save()
+      try table.cluster.psql(
+        "UPDATE \(table.name) SET value = '\"hello\"' WHERE key = 'greeting'"
+      )
+      await eventually("the plain SQL write") { greeting == "hello" }
+      try table.cluster.psql("DELETE FROM \(table.name) WHERE key = 'greeting'")
+      await eventually("the delete") { greeting == "" }
+    }
+  }
+
+  @Test func coordinatedIncrementsFromFourProcessesOfFourThreadsAreExact() async throws {
+    let table = try TestTable()
+    let probes = try (0..<4).map { _ in
+      try Probe.start("increment", table, ["count", "4", "25"])
+    }
+    for probe in probes {
+      let run = await Probe.finish(probe)
+      #expect(run.status == 0, "\(run.errors)")
+    }
+    #expect(try table.storedJSON("count") == "400")
+    #expect(try table.cluster.psql("SELECT version FROM \(table.name) WHERE key = 'count'") == "401")
+  }
+
+  @Test func throwingTransactionIsRolledBack() throws {
+    struct Refused: Error {}
+    let table = try TestTable()
+    try withDependencies { $0.defaultPostgresDatabase = table.database() } operation: {
+      let key: CoordinatedPostgresKey<Int> = .postgres("count", .coordinated)
+      var value = 1
+      try key.withTransaction(&value) { $0 = 2 }
+      #expect(throws: Refused.self) {
+        try key.withTransaction(&value) {
+          $0 = 3
+          throw Refused()
+        }
+      }
+    }
+    #expect(try table.storedJSON("count") == "2")
+  }
+
+  @Test func corruptRowIsALoadErrorAndIsKeptBeforeBeingOverwritten() async throws {
+    let table = try TestTable()
+    try await withDependencies { $0.defaultPostgresDatabase = table.database() } operation: {
+      @Shared(.postgres("count")) var count = 0
+      try await $count.save()
+      try table.cluster.psql(
+        "UPDATE \(table.name) SET value = '{\"count\": \"many\"}' WHERE key = 'count'"
+      )
+      await eventually("the load error") { $count.loadError is PostgresDecodingError }
+      #expect(count == 0)
+      #expect(try table.storedJSON("count") == #"{"count": "many"}"#)
+      $count.withLock { $0 = 1 }
+      try await $count.save()
+    }
+    #expect(try table.storedJSON("count") == "1")
+    let kept = try table.cluster.psql(
+      "SELECT value::text FROM \(table.name) WHERE key LIKE 'count.corrupt-%'"
+    )
+    #expect(kept == #"{"count": "many"}"#)
+  }
+
+  @Test func serverRestartedMidRunConvergesAndLosesNothingCommitted() async throws {
+    let cluster = try PostgresCluster()
+    defer { cluster.remove() }
+    let table = try TestTable(cluster: cluster)
+    try await withDependencies { $0.defaultPostgresDatabase = table.database() } operation: {
+      @Shared(.postgres("count")) var count = 0
+      $count.withLock { $0 = 1 }
+      try await $count.save()
+
+      cluster.stop()
+      await eventually("the lost connection") { $count.loadError is PostgresError }
+      $count.withLock { $0 = 2 }
+      await #expect(throws: PostgresError.self) { try await $count.save() }
+      #expect(count == 2)
+
+      try cluster.start()
+      await eventually("the failed write, written again") {
+        (try? table.storedJSON("count")) == "2"
+      }
+      await eventually("the reload") { $count.loadError == nil }
+      try table.cluster.psql("UPDATE \(table.name) SET value = '3' WHERE key = 'count'")
+      await eventually("playback after the restart") { count == 3 }
+    }
+  }
+}
