@@ -4,6 +4,9 @@
 //   set <connection> <table> <key> <n>                  sets an integer key to n
 //   increment <connection> <table> <key> <threads> <n>  each of <threads> threads adds 1, <n>
 //                                                       times, in coordinated transactions
+//   shared-increment <connection> <table> <key> <threads> <n>
+//                                                       the same through '$count.withLock' on
+//                                                       a coordinated key
 //   await <connection> <table> <key> <n>                waits until the key holds n (played
 //                                                       back), then prints it
 
@@ -46,6 +49,15 @@ case ("increment", 6):
     }
   }
   if let failure = failures.withLock(\.first) { fail(failure) }
+
+case ("shared-increment", 6):
+  let count = Shared(wrappedValue: 0, .postgres(key, .coordinated))
+  let (threads, increments) = (Int(arguments[4]) ?? 0, Int(arguments[5]) ?? 0)
+  DispatchQueue.concurrentPerform(iterations: threads) { _ in
+    for _ in 0..<increments { count.withLock { $0 += 1 } }
+  }
+  await database.flushPendingWrites()
+  if let error = count.saveError { fail("\(error)") }
 
 case ("await", 5):
   @SharedReader(.postgres(key)) var value = 0
