@@ -1,0 +1,59 @@
+public import SharingCore
+import SharingPostgres
+
+/// Feature flags by name, one row of PostgreSQL shared live by every process that uses them.
+///
+/// ```swift
+/// let flags = FeatureFlags()
+/// try flags.set("beta", isOn: true)   // seen at once by every `flags watch`, everywhere
+/// print(flags.listing)                // every flag, a line each
+/// ```
+public struct FeatureFlags: Sendable {
+  /// The flags, played back whenever anyone changes them.
+  @SharedReader public var flags: [String: Bool]
+  private let key: CoordinatedPostgresKey<[String: Bool]>
+
+  /// The flags of the default PostgreSQL database.
+  public init() {
+    key = .postgres("feature-flags", .coordinated)
+    _flags = SharedReader(wrappedValue: [:], key)
+  }
+
+  /// Why the flags could not be read, if they could not.
+  public var loadError: (any Error)? { $flags.loadError }
+
+  /// Turns a flag on or off, and returns once the change is committed.
+  ///
+  /// The change is a transaction on the row: two processes setting flags at once both land.
+  ///
+  /// - Returns: The flags as committed.
+  /// - Throws: A ``SharingPostgres/PostgresError`` if the database cannot be reached.
+  @discardableResult
+  public func set(_ name: String, isOn: Bool) throws -> [String: Bool] {
+    var flags = self.flags
+    // NB: The key's transaction, run directly: `withLock` runs it only once `Shared` calls
+    //     coordinated keys' transactions (issue 16). Until then ``flags`` does not see the
+    //     program's own commit; other processes do.
+    try key.withTransaction(&flags) { $0[name] = isOn }
+    return flags
+  }
+
+  /// Every flag, a line each (`beta: on`), sorted by name.
+  public var listing: String {
+    Self.listing(flags)
+  }
+
+  /// Lines for the flags of `new` that differ from `old`: `beta: on`, or `beta: removed`.
+  public static func changes(from old: [String: Bool], to new: [String: Bool]) -> [String] {
+    Set(old.keys).union(new.keys).sorted().compactMap { name in
+      guard old[name] != new[name] else { return nil }
+      return new[name].map { "\(name): \($0 ? "on" : "off")" } ?? "\(name): removed"
+    }
+  }
+
+  /// Every flag of `flags`, a line each, or `No flags.`.
+  public static func listing(_ flags: [String: Bool]) -> String {
+    guard !flags.isEmpty else { return "No flags." }
+    return changes(from: [:], to: flags).joined(separator: "\n")
+  }
+}
