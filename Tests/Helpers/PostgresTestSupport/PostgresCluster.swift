@@ -15,6 +15,10 @@ import SharingDependencies
 public final class PostgresCluster: Sendable {
   /// The temporary directory, holding the socket, the data and the log.
   public let directory: URL
+  /// The TCP port on 127.0.0.1 it listens to, if it does, and of its Unix socket.
+  private let port: Int
+  private let listensOnLoopback: Bool
+  private let fsync: Bool
   private let binaries: URL
 
   /// The cluster of the test process, started at first use and removed when it exits.
@@ -25,7 +29,16 @@ public final class PostgresCluster: Sendable {
   private static let sharedCluster = Result { try PostgresCluster() }
 
   /// Starts a cluster of its own, for a test that stops or restarts its server.
-  public init() throws {
+  ///
+  /// - Parameters:
+  ///   - listensOnLoopback: Whether clients connect through TCP on 127.0.0.1, on a free port,
+  ///     rather than through the Unix socket.
+  ///   - fsync: Whether commits wait for the disk, as by default in PostgreSQL; off, tests run
+  ///     faster.
+  public init(listensOnLoopback: Bool = false, fsync: Bool = false) throws {
+    self.listensOnLoopback = listensOnLoopback
+    self.fsync = fsync
+    port = listensOnLoopback ? try Self.freeLoopbackPort() : 5432
     binaries = try Self.findBinaries()
     let template = FileManager.default.temporaryDirectory.appendingPathComponent("sharing-pg-XXXXXX").path
     var path = Array(template.utf8CString)
@@ -46,7 +59,8 @@ public final class PostgresCluster: Sendable {
 
   /// The libpq connection string of the cluster's `postgres` database.
   public var connectionString: String {
-    "host=\(directory.path) port=5432 user=sharing dbname=postgres"
+    let host = listensOnLoopback ? "127.0.0.1" : directory.path
+    return "host=\(host) port=\(port) user=sharing dbname=postgres"
   }
 
   /// Starts the server, and waits until it accepts connections.
@@ -56,7 +70,8 @@ public final class PostgresCluster: Sendable {
       [
         "-D", dataPath, "-l", directory.appendingPathComponent("log").path, "-w", "-t", "60",
         "-o",
-        "-k \(directory.path) -c listen_addresses='' -p 5432 -c fsync=off -c max_connections=300",
+        "-k \(directory.path) -c listen_addresses='\(listensOnLoopback ? "127.0.0.1" : "")' "
+          + "-p \(port) -c fsync=\(fsync ? "on" : "off") -c max_connections=300",
         "start",
       ]
     )
@@ -75,7 +90,7 @@ public final class PostgresCluster: Sendable {
   public func psql(_ sql: String) throws -> String {
     try Self.run(
       binaries.appendingPathComponent("psql").path,
-      ["-h", directory.path, "-U", "sharing", "-d", "postgres", "-X", "-A", "-t", "-q",
+      ["-h", directory.path, "-p", "\(port)", "-U", "sharing", "-d", "postgres", "-X", "-A", "-t", "-q",
        "-v", "ON_ERROR_STOP=1", "-c", sql]
     ).trimmingCharacters(in: .whitespacesAndNewlines)
   }
@@ -126,6 +141,22 @@ public final class PostgresCluster: Sendable {
   }()
 
   private static let runUser: String = getpwnam("postgres") != nil ? "postgres" : "nobody"
+
+  private static func freeLoopbackPort() throws -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let found = withUnsafeMutablePointer(to: &address) { pointer in
+      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+      }
+    }
+    guard found else { throw ClusterError("Cannot find a free port on 127.0.0.1.") }
+    return Int(UInt16(bigEndian: address.sin_port))
+  }
 
   private static func findBinaries() throws -> URL {
     let root = URL(fileURLWithPath: "/usr/lib/postgresql")
