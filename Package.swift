@@ -94,7 +94,9 @@ let package = Package(
     .systemLibrary(name: "CMallocInfo", path: "scripts/Benchmarks/CMallocInfo"),
     .executableTarget(
       name: "PostgresBenchmarks",
-      dependencies: ["SharingPostgres", "SharingCore", "SharingDependencies", "PostgresTestSupport"],
+      dependencies: [
+        "SharingPostgres", "SharingCore", "SharingDependencies", "PostgresTestSupport",
+      ],
       path: "scripts/PostgresBenchmarks"
     ),
   ]

@@ -12,7 +12,9 @@ struct CoordinatedSharedTests {
   @Test func eachChangeIsCommittedBeforeWithLockReturns() {
     let scheduler = ManualWriteScheduler()
     let database = PostgresDatabase.inMemory(scheduler: scheduler)
-    withDependencies { $0.defaultPostgresDatabase = database } operation: {
+    withDependencies {
+      $0.defaultPostgresDatabase = database
+    } operation: {
       @Shared(.postgres("count", .coordinated)) var count = 0
       $count.withLock { $0 += 1 }
       #expect(database.storedJSON(forKey: "count") == "1")

@@ -26,7 +26,9 @@ import Testing
   @Test func firstChangeIsWrittenAtOnceLaterOnesThrottledTheLastAlwaysWritten() {
     let scheduler = ManualWriteScheduler()
     let database = PostgresDatabase.inMemory(scheduler: scheduler)
-    withDependencies { $0.defaultPostgresDatabase = database } operation: {
+    withDependencies {
+      $0.defaultPostgresDatabase = database
+    } operation: {
       @Shared(.postgres("count")) var count = 0
       $count.withLock { $0 = 1 }
       scheduler.advance()
@@ -43,7 +45,9 @@ import Testing
   @Test func saveWritesAtOnce() async throws {
     let scheduler = ManualWriteScheduler()
     let database = PostgresDatabase.inMemory(scheduler: scheduler)
-    try await withDependencies { $0.defaultPostgresDatabase = database } operation: {
+    try await withDependencies {
+      $0.defaultPostgresDatabase = database
+    } operation: {
       @Shared(.postgres("count")) var count = 0
       $count.withLock { $0 = 5 }
       try await $count.save()
@@ -54,7 +58,9 @@ import Testing
   @Test func flushPendingWritesWritesWhatTheThrottleHolds() async {
     let scheduler = ManualWriteScheduler()
     let database = PostgresDatabase.inMemory(scheduler: scheduler)
-    await withDependencies { $0.defaultPostgresDatabase = database } operation: {
+    await withDependencies {
+      $0.defaultPostgresDatabase = database
+    } operation: {
       @Shared(.postgres("count")) var count = 0
       $count.withLock { $0 = 1 }
       scheduler.advance()
@@ -80,7 +86,9 @@ import Testing
   @Test func pendingChangeGivesWayToANewerExternalOne() throws {
     let scheduler = ManualWriteScheduler()
     let database = PostgresDatabase.inMemory(scheduler: scheduler)
-    try withDependencies { $0.defaultPostgresDatabase = database } operation: {
+    try withDependencies {
+      $0.defaultPostgresDatabase = database
+    } operation: {
       @Shared(.postgres("count")) var count = 0
       $count.withLock { $0 = 1 }
       scheduler.advance()

@@ -10,13 +10,17 @@ import Testing
 @Suite(.serialized) struct PostgresServerTests {
   @Test func valueIsWrittenToTheRowAndLoadedByAnotherConnection() async throws {
     let table = try TestTable()
-    try await withDependencies { $0.defaultPostgresDatabase = table.database() } operation: {
+    try await withDependencies {
+      $0.defaultPostgresDatabase = table.database()
+    } operation: {
       @Shared(.postgres("count")) var count = 0
       $count.withLock { $0 = 3 }
       try await $count.save()
     }
     #expect(try table.storedJSON("count") == "3")
-    withDependencies { $0.defaultPostgresDatabase = table.database() } operation: {
+    withDependencies {
+      $0.defaultPostgresDatabase = table.database()
+    } operation: {
       @Shared(.postgres("count")) var count = 0
       #expect(count == 3)
       #expect($count.loadError == nil)
@@ -25,7 +29,9 @@ import Testing
 
   @Test func schemaHasTheDocumentedColumns() async throws {
     let table = try TestTable()
-    try await withDependencies { $0.defaultPostgresDatabase = table.database() } operation: {
+    try await withDependencies {
+      $0.defaultPostgresDatabase = table.database()
+    } operation: {
       @Shared(.postgres("count")) var count = 0
       try await $count.save()
     }
@@ -42,7 +48,9 @@ import Testing
 
   @Test func changeFromAnotherProcessIsPlayedBack() async throws {
     let table = try TestTable()
-    try await withDependencies { $0.defaultPostgresDatabase = table.database() } operation: {
+    try await withDependencies {
+      $0.defaultPostgresDatabase = table.database()
+    } operation: {
       @Shared(.postgres("count")) var count = 0
       let run = await Probe.finish(try Probe.start("set", table, ["count", "42"]))
       #expect(run.status == 0, "\(run.errors)")
@@ -53,7 +61,9 @@ import Testing
   @Test func changeIsPlayedBackInAnotherProcess() async throws {
     let table = try TestTable()
     let waiter = try Probe.start("await", table, ["count", "7"])
-    try await withDependencies { $0.defaultPostgresDatabase = table.database() } operation: {
+    try await withDependencies {
+      $0.defaultPostgresDatabase = table.database()
+    } operation: {
       @Shared(.postgres("count")) var count = 0
       // NB: The other process may subscribe after this write: it then loads the value.
       $count.withLock { $0 = 7 }
@@ -65,7 +75,9 @@ import Testing
 
   @Test func plainSQLWriteIsPlayedBack() async throws {
     let table = try TestTable()
-    try await withDependencies { $0.defaultPostgresDatabase = table.database() } operation: {
+    try await withDependencies {
+      $0.defaultPostgresDatabase = table.database()
+    } operation: {
       @Shared(.postgres("greeting")) var greeting = ""
       try await $greeting.save()
       try table.cluster.psql(
@@ -87,13 +99,17 @@ import Testing
       #expect(run.status == 0, "\(run.errors)")
     }
     #expect(try table.storedJSON("count") == "400")
-    #expect(try table.cluster.psql("SELECT version FROM \(table.name) WHERE key = 'count'") == "401")
+    #expect(
+      try table.cluster.psql("SELECT version FROM \(table.name) WHERE key = 'count'") == "401"
+    )
   }
 
   @Test func throwingTransactionIsRolledBack() throws {
     struct Refused: Error {}
     let table = try TestTable()
-    try withDependencies { $0.defaultPostgresDatabase = table.database() } operation: {
+    try withDependencies {
+      $0.defaultPostgresDatabase = table.database()
+    } operation: {
       let key: CoordinatedPostgresKey<Int> = .postgres("count", .coordinated)
       var value = 1
       try key.withTransaction(&value) { $0 = 2 }
@@ -109,7 +125,9 @@ import Testing
 
   @Test func corruptRowIsALoadErrorAndIsKeptBeforeBeingOverwritten() async throws {
     let table = try TestTable()
-    try await withDependencies { $0.defaultPostgresDatabase = table.database() } operation: {
+    try await withDependencies {
+      $0.defaultPostgresDatabase = table.database()
+    } operation: {
       @Shared(.postgres("count")) var count = 0
       try await $count.save()
       try table.cluster.psql(
@@ -132,7 +150,9 @@ import Testing
     let cluster = try PostgresCluster()
     defer { cluster.remove() }
     let table = try TestTable(cluster: cluster)
-    try await withDependencies { $0.defaultPostgresDatabase = table.database() } operation: {
+    try await withDependencies {
+      $0.defaultPostgresDatabase = table.database()
+    } operation: {
       @Shared(.postgres("count")) var count = 0
       $count.withLock { $0 = 1 }
       try await $count.save()

@@ -60,7 +60,11 @@ enum Probe {
   }()
 
   /// Starts the probe on a table; its standard error goes to a file, read by ``finish(_:)``.
-  static func start(_ command: String, _ table: TestTable, _ arguments: [String]) throws -> (
+  static func start(
+    _ command: String,
+    _ table: TestTable,
+    _ arguments: [String]
+  ) throws -> (
     Process, URL
   ) {
     let process = Process()

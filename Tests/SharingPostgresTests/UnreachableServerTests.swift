@@ -7,7 +7,9 @@ import Testing
 @Suite struct UnreachableServerTests {
   @Test func unreachableServerIsALoadErrorAndASaveErrorNotAHang() async throws {
     let database = PostgresDatabase.server("host=/nonexistent/sharing-postgres port=5432")
-    try await withDependencies { $0.defaultPostgresDatabase = database } operation: {
+    try await withDependencies {
+      $0.defaultPostgresDatabase = database
+    } operation: {
       @Shared(.postgres("count")) var count = 1
       let loadError = try #require($count.loadError as? PostgresError)
       #expect(loadError.message.contains("/nonexistent/sharing-postgres"))
@@ -19,7 +21,9 @@ import Testing
 
   @Test func invalidTableNameIsALoadErrorNamingIt() throws {
     let database = PostgresDatabase.server("", table: "flags; DROP TABLE users")
-    try withDependencies { $0.defaultPostgresDatabase = database } operation: {
+    try withDependencies {
+      $0.defaultPostgresDatabase = database
+    } operation: {
       @Shared(.postgres("count")) var count = 1
       let error = try #require($count.loadError as? PostgresError)
       #expect(error.message.hasPrefix("'flags; DROP TABLE users' is not a table name"))

@@ -67,14 +67,18 @@ default:
   print(
     String(
       format: "commit-to-playback latency, 2 processes, %d changes: p50 %.2f ms, p99 %.2f ms",
-      changes, latencies.percentile(50), latencies.percentile(99)
+      changes,
+      latencies.percentile(50),
+      latencies.percentile(99)
     )
   )
   let (rate, total, stored) = try Benchmark.coordinatedIncrements(cluster, each: increments)
   print(
     String(
       format: "coordinated increments, 4 processes: %.0f per second (%d made, %@ stored)",
-      rate, total, stored
+      rate,
+      total,
+      stored
     )
   )
   print("")

@@ -8,7 +8,9 @@ import Testing
 
   @Test func setTakesANameAndOnOrOff() throws {
     #expect(try FlagsArguments(parsing: ["set", "beta", "on"]).command == .set("beta", isOn: true))
-    #expect(try FlagsArguments(parsing: ["set", "beta", "off"]).command == .set("beta", isOn: false))
+    #expect(
+      try FlagsArguments(parsing: ["set", "beta", "off"]).command == .set("beta", isOn: false)
+    )
   }
 
   @Test func optionsNameTheDatabaseAndTable() throws {

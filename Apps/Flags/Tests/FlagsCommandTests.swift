@@ -60,7 +60,8 @@ import Testing
   @Test func unreachableDatabaseIsARuntimeError() async throws {
     try await withTemporaryDirectory { directory in
       let run = try await Program("flags").run(
-        ["--database", "host=/nonexistent/flags", "list"], in: directory
+        ["--database", "host=/nonexistent/flags", "list"],
+        in: directory
       )
       #expect(run.status == 1)
       #expect(run.errorOutput.hasPrefix("flags: Cannot read the flags: connection to server"))

@@ -44,7 +44,12 @@ final class Listener: Sendable {
 
   /// Ends the thread, which closes its connection.
   func stop() {
-    isStopped.withLock { $0 = true }
+    let wasStopped = isStopped.withLock { isStopped in
+      defer { isStopped = true }
+      return isStopped
+    }
+    // NB: Once stopped, the thread closes the pipe: its descriptor may be reused.
+    guard !wasStopped else { return }
     var byte: UInt8 = 1
     _ = write(wakeWrite, &byte, 1)
   }

@@ -105,7 +105,10 @@ struct RowSync {
 
   /// Marks the pending change, if any, to be written now; takes it if no write is under way.
   /// `done` is called once the row is idle, at once if it is.
-  mutating func flush(now: Duration, done: @escaping @Sendable () -> Void) -> (
+  mutating func flush(
+    now: Duration,
+    done: @escaping @Sendable () -> Void
+  ) -> (
     ticket: Ticket?, isIdle: Bool
   ) {
     pending?.isImmediate = true
@@ -224,8 +227,9 @@ struct RowSync {
 
   // MARK: Transactions
 
-  /// Takes the pending change, which a transaction's value supersedes.
-  mutating func beginTransaction() -> [SaveContinuation] {
+  /// Drops the pending change, which a committed transaction's value supersedes; returns its
+  /// saves.
+  mutating func transactionCommitted() -> [SaveContinuation] {
     defer { pending = nil }
     return pending?.continuations ?? []
   }

@@ -41,7 +41,8 @@ final class ServerBackend: PostgresBackend {
       try connection.execute("BEGIN")
       do {
         let inserted = try connection.execute(
-          sql.insertIfMissing, [key, String(decoding: missing, as: UTF8.self)]
+          sql.insertIfMissing,
+          [key, String(decoding: missing, as: UTF8.self)]
         )
         guard let locked = try connection.execute(sql.selectForUpdate, [key]).first else {
           throw PostgresError("The row of '\(key)' was deleted while it was being locked.")
@@ -116,7 +117,10 @@ final class ServerBackend: PostgresBackend {
     case .notification(let payload):
       let parts = payload.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
       let version = Int64(parts[0]) ?? 0
-      return .changed(key: parts.count > 1 ? String(parts[1]) : "", version: version == 0 ? nil : version)
+      return .changed(
+        key: parts.count > 1 ? String(parts[1]) : "",
+        version: version == 0 ? nil : version
+      )
     case .listening(let afterLoss):
       return .listening(afterLoss: afterLoss)
     case .lost(let error):

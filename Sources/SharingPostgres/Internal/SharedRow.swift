@@ -47,7 +47,10 @@ final class SharedRow: Sendable {
   // MARK: Loading and playback
 
   /// Reads the row; an explicit load writes the pending change first.
-  func load(writingPendingFirst: Bool, _ done: @escaping @Sendable (Result<StoredRow?, any Error>) -> Void) {
+  func load(
+    writingPendingFirst: Bool,
+    _ done: @escaping @Sendable (Result<StoredRow?, any Error>) -> Void
+  ) {
     let read: @Sendable () -> Void = { [self] in
       let result = Result { try backend.fetch(key) }
       if case .success(let row) = result { state.withLock { $0.sync.loaded(row) } }
@@ -99,6 +102,7 @@ final class SharedRow: Sendable {
 
   /// Fetches the row and plays it back if it is new to the program.
   private func fetchAndPlayBack() {
+    guard hasSubscribers else { return }
     let result = Result { try backend.fetch(key) }
     guard case .success(let row) = result else {
       for subscriber in state.withLock(\.sortedSubscribers) { subscriber(result) }
@@ -193,7 +197,6 @@ final class SharedRow: Sendable {
     current: Data,
     _ body: (_ stored: StoredRow?) throws -> Data
   ) throws {
-    let superseded = state.withLock { $0.sync.beginTransaction() }
     let result = Result {
       try backend.transaction(key, inserting: current) { row, inserted in
         try body(inserted ? nil : row)
@@ -201,8 +204,11 @@ final class SharedRow: Sendable {
         state.withLock { $0.sync.willCommit(version) }
       }
     }
-    for continuation in superseded { continuation.resume(with: result.map { _ in () }) }
     _ = try result.get()
+    // NB: A change still waiting for the throttle is older than the committed value, which
+    //     it would overwrite.
+    let superseded = state.withLock { $0.sync.transactionCommitted() }
+    for continuation in superseded { continuation.resume() }
   }
 }
 

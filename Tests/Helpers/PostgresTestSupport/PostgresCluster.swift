@@ -40,7 +40,9 @@ public final class PostgresCluster: Sendable {
     self.fsync = fsync
     port = listensOnLoopback ? try Self.freeLoopbackPort() : 5432
     binaries = try Self.findBinaries()
-    let template = FileManager.default.temporaryDirectory.appendingPathComponent("sharing-pg-XXXXXX").path
+    let template = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "sharing-pg-XXXXXX"
+    ).path
     var path = Array(template.utf8CString)
     guard mkdtemp(&path) != nil else { throw ClusterError("Cannot create a temporary directory.") }
     directory = URL(fileURLWithPath: String(cString: path))
@@ -50,8 +52,10 @@ public final class PostgresCluster: Sendable {
     }
     try runAsServerUser(
       "initdb",
-      ["-D", dataPath, "-U", "sharing", "-A", "trust", "--no-sync", "-E", "UTF8",
-       "--locale=C"]
+      [
+        "-D", dataPath, "-U", "sharing", "-A", "trust", "--no-sync", "-E", "UTF8",
+        "--locale=C",
+      ]
     )
     try start()
     Self.watchForExit(of: self)
@@ -90,8 +94,11 @@ public final class PostgresCluster: Sendable {
   public func psql(_ sql: String) throws -> String {
     try Self.run(
       binaries.appendingPathComponent("psql").path,
-      ["-h", directory.path, "-p", "\(port)", "-U", "sharing", "-d", "postgres", "-X", "-A", "-t", "-q",
-       "-v", "ON_ERROR_STOP=1", "-c", sql]
+      [
+        "-h", directory.path, "-p", "\(port)", "-U", "sharing", "-d", "postgres", "-X", "-A", "-t",
+        "-q",
+        "-v", "ON_ERROR_STOP=1", "-c", sql,
+      ]
     ).trimmingCharacters(in: .whitespacesAndNewlines)
   }
 
