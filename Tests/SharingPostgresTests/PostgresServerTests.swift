@@ -10,17 +10,13 @@ import Testing
 @Suite(.serialized) struct PostgresServerTests {
   @Test func valueIsWrittenToTheRowAndLoadedByAnotherConnection() async throws {
     let table = try TestTable()
-    try await withDependencies {
-      $0.defaultPostgresDatabase = table.database()
-    } operation: {
+    try await table.withDatabase {
       @Shared(.postgres("count")) var count = 0
       $count.withLock { $0 = 3 }
       try await $count.save()
     }
     #expect(try table.storedJSON("count") == "3")
-    withDependencies {
-      $0.defaultPostgresDatabase = table.database()
-    } operation: {
+    table.withDatabase {
       @Shared(.postgres("count")) var count = 0
       #expect(count == 3)
       #expect($count.loadError == nil)
@@ -29,9 +25,7 @@ import Testing
 
   @Test func schemaHasTheDocumentedColumns() async throws {
     let table = try TestTable()
-    try await withDependencies {
-      $0.defaultPostgresDatabase = table.database()
-    } operation: {
+    try await table.withDatabase {
       @Shared(.postgres("count")) var count = 0
       try await $count.save()
     }
@@ -48,9 +42,7 @@ import Testing
 
   @Test func changeFromAnotherProcessIsPlayedBack() async throws {
     let table = try TestTable()
-    try await withDependencies {
-      $0.defaultPostgresDatabase = table.database()
-    } operation: {
+    try await table.withDatabase {
       @Shared(.postgres("count")) var count = 0
       let run = await Probe.finish(try Probe.start("set", table, ["count", "42"]))
       #expect(run.status == 0, "\(run.errors)")
@@ -61,9 +53,7 @@ import Testing
   @Test func changeIsPlayedBackInAnotherProcess() async throws {
     let table = try TestTable()
     let waiter = try Probe.start("await", table, ["count", "7"])
-    try await withDependencies {
-      $0.defaultPostgresDatabase = table.database()
-    } operation: {
+    try await table.withDatabase {
       @Shared(.postgres("count")) var count = 0
       // NB: The other process may subscribe after this write: it then loads the value.
       $count.withLock { $0 = 7 }
@@ -75,9 +65,7 @@ import Testing
 
   @Test func plainSQLWriteIsPlayedBack() async throws {
     let table = try TestTable()
-    try await withDependencies {
-      $0.defaultPostgresDatabase = table.database()
-    } operation: {
+    try await table.withDatabase {
       @Shared(.postgres("greeting")) var greeting = ""
       try await $greeting.save()
       try table.cluster.psql(
@@ -107,9 +95,7 @@ import Testing
   @Test func throwingTransactionIsRolledBack() throws {
     struct Refused: Error {}
     let table = try TestTable()
-    try withDependencies {
-      $0.defaultPostgresDatabase = table.database()
-    } operation: {
+    try table.withDatabase {
       let key: CoordinatedPostgresKey<Int> = .postgres("count", .coordinated)
       var value = 1
       try key.withTransaction(&value) { $0 = 2 }
@@ -125,9 +111,7 @@ import Testing
 
   @Test func corruptRowIsALoadErrorAndIsKeptBeforeBeingOverwritten() async throws {
     let table = try TestTable()
-    try await withDependencies {
-      $0.defaultPostgresDatabase = table.database()
-    } operation: {
+    try await table.withDatabase {
       @Shared(.postgres("count")) var count = 0
       try await $count.save()
       try table.cluster.psql(
@@ -150,9 +134,7 @@ import Testing
     let cluster = try PostgresCluster()
     defer { cluster.remove() }
     let table = try TestTable(cluster: cluster)
-    try await withDependencies {
-      $0.defaultPostgresDatabase = table.database()
-    } operation: {
+    try await table.withDatabase {
       @Shared(.postgres("count")) var count = 0
       $count.withLock { $0 = 1 }
       try await $count.save()

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresTestSupport
+import SharingDependencies
 import SharingPostgres
 import Testing
 
@@ -35,6 +36,24 @@ struct TestTable {
   /// A database of the table: connections of its own, as another process would have.
   func database(throttle: Duration = .zero) -> PostgresDatabase {
     .server(cluster.connectionString, table: name, throttle: throttle)
+  }
+
+  /// Runs `operation` with the table's database as the default: keys created in it live there.
+  func withDatabase<R>(_ operation: () async throws -> R) async rethrows -> R {
+    try await withDependencies {
+      $0.defaultPostgresDatabase = database()
+    } operation: {
+      try await operation()
+    }
+  }
+
+  /// Runs `operation` with the table's database as the default.
+  func withDatabase<R>(_ operation: () throws -> R) rethrows -> R {
+    try withDependencies {
+      $0.defaultPostgresDatabase = database()
+    } operation: {
+      try operation()
+    }
   }
 
   /// The JSON text of a key's row, read with `psql`, or `nil` if there is none.
