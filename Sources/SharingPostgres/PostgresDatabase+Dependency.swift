@@ -1,7 +1,7 @@
 public import SharingDependencies
 
 extension DependencyValues {
-  /// The database that ``/SharingCore/SharedReaderKey/postgres(_:decoder:encoder:)`` keys use
+  /// The database that ``SharingCore/SharedReaderKey/postgres(_:decoder:encoder:)`` keys use
   /// when they are created.
   ///
   /// ``PostgresDatabase/environment`` when the program runs; a fresh

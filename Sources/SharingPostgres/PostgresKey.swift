@@ -5,8 +5,8 @@ import SharingDependencies
 /// A ``/SharingCore/SharedKey`` that keeps a value in a row of a PostgreSQL table, shared live by
 /// every process, on every machine, that uses the key.
 ///
-/// Create one with ``/SharingCore/SharedReaderKey/postgres(_:decoder:encoder:)`` for `Codable`
-/// values, or ``/SharingCore/SharedReaderKey/postgres(_:decode:encode:)`` for any value:
+/// Create one with ``SharingCore/SharedReaderKey/postgres(_:decoder:encoder:)`` for `Codable`
+/// values, or ``SharingCore/SharedReaderKey/postgres(_:decode:encode:)`` for any value:
 ///
 /// ```swift
 /// @Shared(.postgres("feature-flags")) var flags = FeatureFlags()

@@ -10,12 +10,19 @@ final class Connection: @unchecked Sendable {
   //     to a single borrower at a time, and the listener keeps its own.
   let handle: OpaquePointer
 
-  /// Connects, failing within `connect_timeout` seconds (10 unless the connection string says
-  /// otherwise) rather than hanging on an unreachable host.
+  /// Connects, failing within `connect_timeout` seconds rather than hanging on an unreachable
+  /// host; over TCP, a connection whose peer stopped answering fails within about ten seconds
+  /// (`tcp_user_timeout` and keepalives) rather than hanging. The connection string's own
+  /// settings win.
   init(_ connectionString: String) throws {
-    // NB: Later parameters override earlier ones: the connection string's own timeout wins.
-    let keywords = ["connect_timeout", "dbname"]
-    let values = ["10", connectionString]
+    // NB: Later parameters override earlier ones, and the connection string comes last.
+    let defaults = [
+      ("application_name", "SharingPostgres"), ("connect_timeout", "10"),
+      ("tcp_user_timeout", "10000"), ("keepalives_idle", "5"), ("keepalives_interval", "2"),
+      ("keepalives_count", "3"),
+    ]
+    let keywords = defaults.map(\.0) + ["dbname"]
+    let values = defaults.map(\.1) + [connectionString]
     let handle = keywords.withCStrings { keywords in
       values.withCStrings { values in PQconnectdbParams(keywords, values, 1) }
     }
