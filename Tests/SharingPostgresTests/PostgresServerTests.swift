@@ -50,6 +50,13 @@ import Testing
     }
   }
 
+  @Test func pendingChangeIsWrittenWhenTheProcessExits() async throws {
+    let table = try TestTable()
+    let run = await Probe.finish(try Probe.start("set-and-exit", table, ["count", "1", "2"]))
+    #expect(run.status == 0, "\(run.errors)")
+    #expect(try table.storedJSON("count") == "2")
+  }
+
   @Test func changeIsPlayedBackInAnotherProcess() async throws {
     let table = try TestTable()
     let waiter = try Probe.start("await", table, ["count", "7"])

@@ -2,6 +2,8 @@
 // server's connection string and the table, and exits 0 once its work is committed.
 //
 //   set <connection> <table> <key> <n>                  sets an integer key to n
+//   set-and-exit <connection> <table> <key> <a> <b>     sets it to a, then to b while the
+//                                                       throttle holds it back, and exits
 //   increment <connection> <table> <key> <threads> <n>  each of <threads> threads adds 1, <n>
 //                                                       times, in coordinated transactions
 //   shared-increment <connection> <table> <key> <threads> <n>
@@ -23,7 +25,12 @@ func fail(_ message: String) -> Never {
 }
 
 guard arguments.count >= 4 else { fail("usage: <command> <connection> <table> <key> …") }
-let database = PostgresDatabase.server(arguments[1], table: arguments[2], throttle: .zero)
+// NB: Writes are throttled as by default only where the command is about throttling.
+let database = PostgresDatabase.server(
+  arguments[1],
+  table: arguments[2],
+  throttle: arguments[0] == "set-and-exit" ? .seconds(1) : .zero
+)
 prepareDependencies { $0.defaultPostgresDatabase = database }
 let key = arguments[3]
 
@@ -33,6 +40,11 @@ case ("set", 5):
   $value.withLock { $0 = Int(arguments[4]) ?? 0 }
   await database.flushPendingWrites()
   if let error = $value.saveError { fail("\(error)") }
+
+case ("set-and-exit", 6):
+  @Shared(.postgres(key)) var value = 0
+  $value.withLock { $0 = Int(arguments[4]) ?? 0 }
+  $value.withLock { $0 = Int(arguments[5]) ?? 0 }
 
 case ("increment", 6):
   let coordinated: CoordinatedPostgresKey<Int> = .postgres(key, .coordinated)
