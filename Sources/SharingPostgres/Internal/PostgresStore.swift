@@ -88,10 +88,15 @@ final class PostgresStore: Sendable {
   }
 
   private func handle(_ event: ListenEvent) {
+    if case .changed(let key, let version) = event {
+      let row = state.withLock { $0.rows[key] }
+      if let row, row.hasSubscribers { row.notified(version: version) }
+      return
+    }
     let rows = state.withLock { Array($0.rows.values) }.filter(\.hasSubscribers)
     switch event {
-    case .changed(let key, let version):
-      rows.first { $0.key == key }?.notified(version: version)
+    case .changed:
+      break
     case .listening(let afterLoss):
       // NB: Changes made before the connection was up went unheard.
       for row in rows {

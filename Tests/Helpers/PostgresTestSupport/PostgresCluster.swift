@@ -40,9 +40,10 @@ public final class PostgresCluster: Sendable {
     self.fsync = fsync
     port = listensOnLoopback ? try Self.freeLoopbackPort() : 5432
     binaries = try Self.findBinaries()
-    let template = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "sharing-pg-XXXXXX"
-    ).path
+    // NB: /tmp rather than $TMPDIR: the server's user must reach the directory, and a Unix
+    //     socket's path must stay under about a hundred bytes.
+    let template = "/tmp/sharing-pg-XXXXXX"
+
     var path = Array(template.utf8CString)
     guard mkdtemp(&path) != nil else { throw ClusterError("Cannot create a temporary directory.") }
     directory = URL(fileURLWithPath: String(cString: path))
