@@ -153,10 +153,11 @@ import Testing
       #expect(count == 2)
 
       try cluster.start()
-      await eventually("the failed write, written again") {
+      let state = { "count \(count), loadError \(String(describing: $count.loadError))" }
+      await eventually("the failed write, written again", timeout: .seconds(60), state) {
         (try? table.storedJSON("count")) == "2"
       }
-      await eventually("the reload") { $count.loadError == nil }
+      await eventually("the reload", timeout: .seconds(60), state) { $count.loadError == nil }
       try table.cluster.psql("UPDATE \(table.name) SET value = '3' WHERE key = 'count'")
       await eventually("playback after the restart") { count == 3 }
     }

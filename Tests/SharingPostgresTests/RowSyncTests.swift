@@ -104,7 +104,7 @@ import Testing
     var sync = RowSync(interval: .seconds(1))
     let ticket = try required(sync.enqueueImmediate(change("a"), now: .zero))
     _ = sync.finishWrite(ticket, result: .failure(Offline()), now: .zero)
-    let (retry, fetches) = sync.reconnected(now: .seconds(5))
+    let (retry, fetches) = sync.listening(afterLoss: true, now: .seconds(5))
     #expect(try written(retry) == "a")
     #expect(!fetches)
     let after = sync.finishWrite(try required(retry), result: .success(1), now: .seconds(5))
@@ -118,8 +118,34 @@ import Testing
     let playback = sync.fetched(row(5))
     #expect(playback.playsBack)
     sync.endPlayback()
-    let reconnected = sync.reconnected(now: .zero)
+    let reconnected = sync.listening(afterLoss: true, now: .zero)
     #expect(reconnected.fetches)
+    let reload = sync.fetched(row(5))
+    #expect(reload.playsBack)
+  }
+
+  @Test func failedWriteIsWrittenAgainWhenTheFirstConnectionComesLate() throws {
+    var sync = RowSync(interval: .zero)
+    let ticket = try required(sync.enqueueImmediate(change("a"), now: .zero))
+    _ = sync.finishWrite(ticket, result: .failure(Offline()), now: .zero)
+    let listening = sync.listening(afterLoss: false, now: .zero)
+    #expect(try written(listening.ticket) == "a")
+  }
+
+  @Test func throttledChangeKeepsWaitingWhenTheFirstConnectionComes() {
+    var sync = RowSync(interval: .seconds(1))
+    _ = sync.enqueue(change("a"), now: .zero)
+    let listening = sync.listening(afterLoss: false, now: .zero)
+    #expect(listening.ticket == nil)
+    #expect(listening.fetches)
+  }
+
+  @Test func failedFetchMakesTheNextOnePlayBackAKnownVersion() {
+    var sync = RowSync(interval: .zero)
+    let playback = sync.fetched(row(5))
+    #expect(playback.playsBack)
+    sync.endPlayback()
+    sync.fetchFailed()
     let reload = sync.fetched(row(5))
     #expect(reload.playsBack)
   }

@@ -4,19 +4,23 @@ import SharingDependencies
 import SharingPostgres
 import Testing
 
-/// Waits until a condition holds; records an issue if it does not within `timeout` (generous:
-/// it holds within milliseconds unless something is broken).
+/// Waits until a condition holds; records an issue, with `state`, if it does not within
+/// `timeout` (generous: it holds within milliseconds unless something is broken).
 @discardableResult
 func eventually(
   _ description: String,
   timeout: Duration = .seconds(30),
+  _ state: () -> String = { "" },
   sourceLocation: SourceLocation = #_sourceLocation,
   _ condition: () throws -> Bool
 ) async rethrows -> Bool {
   let deadline = ContinuousClock.now + timeout
   while try !condition() {
     guard ContinuousClock.now < deadline else {
-      Issue.record("Timed out waiting for \(description)", sourceLocation: sourceLocation)
+      Issue.record(
+        "Timed out waiting for \(description). \(state())",
+        sourceLocation: sourceLocation
+      )
       return false
     }
     try? await Task.sleep(for: .milliseconds(2))

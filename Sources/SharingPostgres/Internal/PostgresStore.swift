@@ -99,9 +99,7 @@ final class PostgresStore: Sendable {
       break
     case .listening(let afterLoss):
       // NB: Changes made before the connection was up went unheard.
-      for row in rows {
-        if afterLoss { row.reconnected() } else { row.notified(version: nil) }
-      }
+      for row in rows { row.listening(afterLoss: afterLoss) }
     case .lost(let error):
       for row in rows { row.connectionLost(error) }
     }

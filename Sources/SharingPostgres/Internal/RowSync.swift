@@ -210,20 +210,31 @@ struct RowSync {
     holdsUndecodable = true
   }
 
-  /// After the connection came back: writes what failed, then plays back the row, whatever
-  /// its version. Returns the write to make now, if any, and whether to fetch now.
-  mutating func reconnected(now: Duration) -> (ticket: Ticket?, fetches: Bool) {
+  /// Records that a fetch failed: the next one plays back the row whatever its version, to
+  /// replace the error the shared values hold.
+  mutating func fetchFailed() {
     playsBackKnownVersion = true
+  }
+
+  /// Once the table is listened to — at first, or again after the connection was lost —
+  /// writes what failed meanwhile, then checks the row: after a loss, or a failed fetch, it
+  /// is played back whatever its version. Returns the write to make now, if any, and whether
+  /// to fetch now.
+  mutating func listening(afterLoss: Bool, now: Duration) -> (ticket: Ticket?, fetches: Bool) {
+    if afterLoss { playsBackKnownVersion = true }
     if pending == nil, let failed {
       pending = Pending(encode: failed, continuations: [], isImmediate: true)
     }
-    if isWriting || pending != nil {
-      fetchAfterWrite = true
-      pending?.isImmediate = true
-      return (isWriting ? nil : take(now: now), false)
+    // NB: A change the throttle holds waits for its turn, unless the connection was lost:
+    //     then it goes first, so that the reload does not take it back.
+    guard isWriting || pending?.isImmediate == true || (afterLoss && pending != nil) else {
+      return (nil, true)
     }
-    return (nil, true)
+    fetchAfterWrite = true
+    pending?.isImmediate = true
+    return (isWriting ? nil : take(now: now), false)
   }
+
 
   // MARK: Transactions
 

@@ -87,9 +87,12 @@ final class SharedRow: Sendable {
     for subscriber in state.withLock(\.sortedSubscribers) { subscriber(.failure(error)) }
   }
 
-  /// Writes what failed meanwhile, then plays the row back; call on the playback queue.
-  func reconnected() {
-    let (ticket, fetches) = state.withLock { $0.sync.reconnected(now: scheduler.now()) }
+  /// Writes what failed meanwhile, then checks the row; call on the playback queue once the
+  /// table is listened to.
+  func listening(afterLoss: Bool) {
+    let (ticket, fetches) = state.withLock {
+      $0.sync.listening(afterLoss: afterLoss, now: scheduler.now())
+    }
     if let ticket { DispatchQueue.global().async { [self] in perform(ticket) } }
     if fetches { fetchAndPlayBack() }
   }
@@ -105,7 +108,11 @@ final class SharedRow: Sendable {
     guard hasSubscribers else { return }
     let result = Result { try backend.fetch(key) }
     guard case .success(let row) = result else {
-      for subscriber in state.withLock(\.sortedSubscribers) { subscriber(result) }
+      let subscribers = state.withLock { state in
+        state.sync.fetchFailed()
+        return state.sortedSubscribers
+      }
+      for subscriber in subscribers { subscriber(result) }
       return
     }
     let (playsBack, discarded, subscribers) = state.withLock { state in
