@@ -1,33 +1,48 @@
+import CommandLineSupport
 import FlagsKit
 import Testing
 
 @Suite struct FlagsArgumentsTests {
   @Test func noCommandLists() throws {
-    #expect(try FlagsArguments(parsing: []).command == .list)
+    #expect(try FlagsArguments.parse([])?.command == .list)
   }
 
   @Test func setTakesANameAndOnOrOff() throws {
-    #expect(try FlagsArguments(parsing: ["set", "beta", "on"]).command == .set("beta", isOn: true))
-    #expect(
-      try FlagsArguments(parsing: ["set", "beta", "off"]).command == .set("beta", isOn: false)
-    )
+    #expect(try FlagsArguments.parse(["set", "beta", "on"])?.command == .set("beta", isOn: true))
+    #expect(try FlagsArguments.parse(["set", "beta", "off"])?.command == .set("beta", isOn: false))
   }
 
   @Test func optionsNameTheDatabaseAndTable() throws {
-    let arguments = try FlagsArguments(
-      parsing: ["--database", "host=/tmp/pg", "watch", "--table", "flags"]
+    let arguments = try FlagsArguments.parse(
+      ["--database", "host=/tmp/pg", "watch", "--table=flags"]
     )
-    #expect(arguments.command == .watch)
-    #expect(arguments.connectionString == "host=/tmp/pg")
-    #expect(arguments.table == "flags")
+    #expect(arguments?.command == .watch)
+    #expect(arguments?.connectionString == "host=/tmp/pg")
+    #expect(arguments?.table == "flags")
+  }
+
+  @Test func helpIsNoCommand() throws {
+    #expect(try FlagsArguments.parse(["set", "--help"]) == nil)
   }
 
   @Test func badCommandLinesAreExplained() {
-    #expect(throws: UsageError.self) { try FlagsArguments(parsing: ["set", "beta", "yes"]) }
-    #expect(throws: UsageError.self) { try FlagsArguments(parsing: ["set", "beta"]) }
-    #expect(throws: UsageError.self) { try FlagsArguments(parsing: ["list", "all"]) }
-    #expect(throws: UsageError.self) { try FlagsArguments(parsing: ["--database"]) }
-    #expect(throws: UsageError.self) { try FlagsArguments(parsing: ["--verbose"]) }
-    #expect(throws: UsageError.self) { try FlagsArguments(parsing: ["toggle"]) }
+    #expect(throws: UsageError("'yes' is neither 'on' nor 'off'.")) {
+      try FlagsArguments.parse(["set", "beta", "yes"])
+    }
+    #expect(throws: UsageError("'set' needs a name and 'on' or 'off'.")) {
+      try FlagsArguments.parse(["set", "beta"])
+    }
+    #expect(throws: UsageError("Too many arguments for 'list'.")) {
+      try FlagsArguments.parse(["list", "all"])
+    }
+    #expect(throws: UsageError("'--database' needs a connection string.")) {
+      try FlagsArguments.parse(["--database"])
+    }
+    #expect(throws: UsageError("Unknown option '--verbose'.")) {
+      try FlagsArguments.parse(["--verbose"])
+    }
+    #expect(throws: UsageError("Unknown command 'toggle'.")) {
+      try FlagsArguments.parse(["toggle"])
+    }
   }
 }

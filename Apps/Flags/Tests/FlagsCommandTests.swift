@@ -75,4 +75,12 @@ import Testing
       #expect(run.errorOutput.hasPrefix("flags: 'maybe' is neither 'on' nor 'off'."))
     }
   }
+
+  @Test func helpPrintsTheUsage() async throws {
+    try await withTemporaryDirectory { directory in
+      let run = try await Program("flags").run(["--help"], in: directory)
+      #expect(run.status == 0)
+      #expect(run.output.hasPrefix("Usage: flags"))
+    }
+  }
 }

@@ -1,10 +1,12 @@
+public import CommandLineSupport
+
 /// The command line of `flags`: what to do, and which database holds the flags.
 ///
 /// ```swift
-/// let arguments = try FlagsArguments(parsing: ["set", "beta", "on"])
-/// arguments.command  // .set("beta", isOn: true)
+/// let arguments = try FlagsArguments.parse(["set", "beta", "on"])
+/// arguments?.command  // .set("beta", isOn: true)
 /// ```
-public struct FlagsArguments: Equatable, Sendable {
+public struct FlagsArguments: CommandArguments, Equatable {
   /// What to do.
   public enum Command: Equatable, Sendable {
     /// Turn a flag on or off.
@@ -13,8 +15,6 @@ public struct FlagsArguments: Equatable, Sendable {
     case list
     /// Print every flag, then each change as it is committed, until interrupted.
     case watch
-    /// Print the usage.
-    case help
   }
 
   /// What to do; ``Command/list`` when no command is given.
@@ -43,46 +43,30 @@ public struct FlagsArguments: Equatable, Sendable {
       -h, --help               Show this help.
     """
 
-  /// Parses the arguments that follow the program name.
-  ///
-  /// - Parameter arguments: The command-line arguments, without the program name.
-  /// - Throws: A ``UsageError`` describing the first argument that does not fit.
-  public init(parsing arguments: some Sequence<String>) throws(UsageError) {
-    var words: [String] = []
-    var arguments = arguments.makeIterator()
-    while let argument = arguments.next() {
-      switch argument {
-      case "-h", "--help":
-        command = .help
-        return
-      case "--database", "--table":
-        guard let value = arguments.next() else {
-          throw UsageError("'\(argument)' needs a value.")
-        }
-        if argument == "--database" { connectionString = value } else { table = value }
-      case _ where argument.hasPrefix("-"):
-        throw UsageError("Unknown option '\(argument)'.")
-      default:
-        words.append(argument)
-      }
-    }
-    command = try Self.command(from: words)
-  }
+  /// `--database` takes a connection string, `--table` a name.
+  public static let options = ["--database": "a connection string", "--table": "a table name"]
 
-  private static func command(from words: [String]) throws(UsageError) -> Command {
+  /// Reads what to do from the sorted command line.
+  ///
+  /// - Parameter arguments: The command line.
+  /// - Throws: A ``UsageError`` describing the first word that does not fit.
+  public init(_ arguments: ArgumentList) throws(UsageError) {
+    connectionString = arguments.value(of: "--database") ?? ""
+    table = arguments.value(of: "--table") ?? "sharing_values"
+    let words = arguments.operands
     switch (words.first, words.count) {
     case (nil, _), ("list", 1):
-      return .list
+      command = .list
     case ("watch", 1):
-      return .watch
+      command = .watch
     case ("set", 3):
       guard let isOn = ["on": true, "off": false][words[2]] else {
         throw UsageError("'\(words[2])' is neither 'on' nor 'off'.")
       }
-      guard words[1].allSatisfy({ !$0.isWhitespace }) else {
-        throw UsageError("A flag's name has no spaces: '\(words[1])'.")
+      guard !words[1].isEmpty, words[1].allSatisfy({ !$0.isWhitespace }) else {
+        throw UsageError("A flag's name is a word without spaces, not '\(words[1])'.")
       }
-      return .set(words[1], isOn: isOn)
+      command = .set(words[1], isOn: isOn)
     case ("set", _):
       throw UsageError("'set' needs a name and 'on' or 'off'.")
     case ("list", _), ("watch", _):
@@ -90,15 +74,5 @@ public struct FlagsArguments: Equatable, Sendable {
     case (let word?, _):
       throw UsageError("Unknown command '\(word)'.")
     }
-  }
-}
-
-/// A command line that does not fit the usage.
-public struct UsageError: Error, Equatable, CustomStringConvertible {
-  /// What is wrong, for the user.
-  public let description: String
-
-  init(_ description: String) {
-    self.description = description
   }
 }
