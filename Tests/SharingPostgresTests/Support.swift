@@ -69,6 +69,9 @@ struct TestTable {
 
 /// Runs the `PostgresProbe` executable that `swift test` builds next to the test bundle.
 enum Probe {
+  /// A running probe and the file its standard error goes to.
+  typealias Started = (process: Process, log: URL)
+
   static let executable: URL? = {
     let starts = [Bundle.main.executableURL] + Bundle.allBundles.map(\.bundleURL)
     for start in starts.compactMap({ $0?.resolvingSymlinksInPath() }) {
@@ -87,11 +90,12 @@ enum Probe {
     _ command: String,
     _ table: TestTable,
     _ arguments: [String]
-  ) throws -> (
-    Process, URL
-  ) {
+  ) throws
+    -> Started
+  {
+    let executable = try #require(Self.executable, "PostgresProbe was not built")
     let process = Process()
-    process.executableURL = try #require(executable, "PostgresProbe was not built")
+    process.executableURL = executable
     process.arguments = [command, table.cluster.connectionString, table.name] + arguments
     var environment = ProcessInfo.processInfo.environment
     for key in environment.keys where key.hasPrefix("XCTest") { environment[key] = nil }
@@ -113,7 +117,7 @@ enum Probe {
   /// Waits for a started probe; kills it and records an issue past `timeout`. Returns its
   /// exit status and standard error.
   static func finish(
-    _ started: (Process, URL),
+    _ started: Started,
     timeout: Duration = .seconds(120),
     sourceLocation: SourceLocation = #_sourceLocation
   ) async -> (status: Int32, errors: String) {

@@ -46,7 +46,8 @@ public final class PostgresCluster: Sendable {
 
     var path = Array(template.utf8CString)
     guard mkdtemp(&path) != nil else { throw ClusterError("Cannot create a temporary directory.") }
-    directory = URL(fileURLWithPath: String(cString: path))
+    let created = path.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    directory = URL(fileURLWithPath: String(decoding: created, as: UTF8.self))
     if getuid() == 0 {
       let user = Self.runUser
       try Self.run("/bin/chown", ["-R", user, directory.path])
