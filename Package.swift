@@ -87,11 +87,11 @@ let package = Package(
     // MARK: Tools
     .executableTarget(
       name: "SharingBenchmarks",
-      dependencies: ["SharingCore", "SharingDependencies", "SharingPersistence", "CMallocInfo"],
+      dependencies: ["SharingCore", "SharingDependencies", "SharingPersistence", "CProbes"],
       path: "scripts/Benchmarks",
-      exclude: ["RESULTS.md", "CMallocInfo"]
+      exclude: ["RESULTS.md", "CProbes"]
     ),
-    .systemLibrary(name: "CMallocInfo", path: "scripts/Benchmarks/CMallocInfo"),
+    .systemLibrary(name: "CProbes", path: "scripts/Benchmarks/CProbes"),
     .executableTarget(
       name: "PostgresBenchmarks",
       dependencies: [

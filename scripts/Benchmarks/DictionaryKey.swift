@@ -1,18 +1,24 @@
+import Foundation
 import SharingCore
-import Synchronization
 
 /// A trivial store for benchmarking keyed shared values: integers in a dictionary.
-final class DictionaryStore: Sendable {
-  private let values = Mutex<[String: Int]>([:])
+final class DictionaryStore: @unchecked Sendable {
+  // NB: Unchecked: 'values' is only accessed with 'lock' held.
+  private let lock = NSLock()
+  private var values: [String: Int] = [:]
 
   @inline(never)
   func value(for name: String) -> Int? {
-    values.withLock { $0[name] }
+    lock.lock()
+    defer { lock.unlock() }
+    return values[name]
   }
 
   @inline(never)
   func setValue(_ value: Int, for name: String) {
-    values.withLock { $0[name] = value }
+    lock.lock()
+    defer { lock.unlock() }
+    values[name] = value
   }
 }
 

@@ -24,7 +24,7 @@ struct Suite {
   let name: String
   /// The unit one operation is measured in.
   let unit: Unit
-  let benchmarks: [Benchmark]
+  var benchmarks: [Benchmark]
   /// A few lines printed under the table.
   var notes: [String] = []
 

@@ -1,37 +1,62 @@
-/// Times benchmarks: calibrates a batch size, warms up, then alternates batches of the
-/// operation and of its baseline and keeps the median of each.
+/// Measures benchmarks: times them (calibrating a batch size, warming up, then alternating
+/// batches of the operation and of its baseline and keeping the median of each), or counts
+/// their instructions under callgrind.
 struct Measurement {
   /// Timed batches per benchmark, each for the operation and for its baseline.
   var runs = 15
   /// How long a calibrated batch should take, in nanoseconds.
   var batchDuration: UInt64 = 5_000_000
+  /// How many instructions a counted batch should execute at least, up to
+  /// ``countedOperations`` operations.
+  var countedInstructions: UInt64 = 2_000_000
+  /// The most operations a counted batch runs.
+  var countedOperations = 10_000
 
   struct Result {
     let benchmark: Benchmark
-    /// The median cost of one operation.
-    let median: Double
+    /// The median cost of one operation; NaN if not timed.
+    var median = Double.nan
     /// The median cost of one operation of the baseline.
-    let baselineMedian: Double
+    var baselineMedian = Double.nan
     /// The median of the ratios of each batch to the baseline batch run right after it.
-    let ratio: Double
+    var ratio = Double.nan
+    /// Instructions per operation, if counted.
+    var instructions: Instructions?
+
     var meetsTarget: Bool? {
       switch benchmark.target {
-      case .ratio(let limit): ratio <= limit
-      case .atMost(let limit): median <= limit
-      case .none: nil
+      case .ratio(let limit):
+        let ratios = [ratio, instructions?.ratio ?? .nan].filter { !$0.isNaN }
+        return ratios.isEmpty ? nil : ratios.allSatisfy { $0 <= limit }
+      case .atMost(let limit): return median.isNaN ? nil : median <= limit
+      case .none: return nil
       }
     }
   }
 
-  /// Measures a benchmark; results are in `unit`, from what workloads return (see
+  /// Instructions per operation of a benchmark and of its baseline.
+  struct Instructions {
+    let operation: Double
+    let baseline: Double
+    var ratio: Double { operation / baseline }
+  }
+
+  /// Times a benchmark; results are in `unit`, from what workloads return (see
   /// ``Suite/Unit/scale``).
   func measure(_ benchmark: Benchmark, in unit: Suite.Unit) -> Result {
-    let result = measure(benchmark)
-    return Result(
-      benchmark: benchmark,
-      median: result.median / unit.scale,
-      baselineMedian: result.baselineMedian / unit.scale,
-      ratio: result.ratio
+    var result = measure(benchmark)
+    result.median /= unit.scale
+    result.baselineMedian /= unit.scale
+    return result
+  }
+
+  /// Counts the instructions of one operation of a benchmark and of its baseline; `nil` for
+  /// a quantity measured once. Call only when ``InstructionCounter/current`` exists.
+  func countInstructions(of benchmark: Benchmark) -> Instructions? {
+    guard benchmark.workload.measure == nil else { return nil }
+    return Instructions(
+      operation: instructionsPerOperation(benchmark.workload),
+      baseline: benchmark.baseline.map(instructionsPerOperation) ?? .nan
     )
   }
 
@@ -51,12 +76,7 @@ struct Measurement {
       let samples = (0..<runs).map { _ in
         Double(benchmark.workload.run(count)) / Double(count)
       }
-      return Result(
-        benchmark: benchmark,
-        median: median(samples),
-        baselineMedian: .nan,
-        ratio: .nan
-      )
+      return Result(benchmark: benchmark, median: median(samples))
     }
     let count = batchSize(for: benchmark.workload)
     let baselineCount = batchSize(for: baseline)
@@ -97,6 +117,21 @@ struct Measurement {
       }
       count *= 2
     }
+  }
+
+  /// Instructions per operation of a warmed-up batch: ``countedOperations`` operations, or
+  /// fewer when they execute ``countedInstructions`` or more.
+  private func instructionsPerOperation(_ workload: Workload) -> Double {
+    var count = workload.fixedCount ?? 1
+    // NB: The batches that pick the size also warm the workload up (first allocations,
+    //     lazily created state), so the counted batch is a later one of the same size.
+    while workload.fixedCount == nil, count < countedOperations,
+      workload.run(count) < countedInstructions
+    {
+      count = min(count * 4, countedOperations)
+    }
+    _ = workload.run(count)
+    return Double(workload.run(count)) / Double(count)
   }
 
   private func median(_ samples: [Double]) -> Double {

@@ -1,39 +1,51 @@
 /// Renders results as a Markdown table, aligned for reading in a terminal.
+///
+/// A suite whose results have instruction counts shows them first, then the timed medians;
+/// a ratio target is met when every measured ratio meets it.
 struct Table {
   let suite: Suite
   let results: [Measurement.Result]
 
   func render() -> String {
     let unit = suite.unit.rawValue
-    var rows = [["case", unit, "floor", "floor \(unit)", "ratio", "target", ""]]
+    let counted = results.contains { $0.instructions != nil }
+    let header =
+      counted
+      ? ["case", "instr/op", "floor", "floor instr/op", "ratio", unit, "floor \(unit)", "ratio"]
+      : ["case", unit, "floor", "floor \(unit)", "ratio"]
+    var rows = [header + ["target", ""]]
     for result in results {
-      let target: String
-      switch result.benchmark.target {
-      case .ratio(let limit): target = "≤ \(format(limit, digits: 1))×"
-      case .atMost(let limit): target = "≤ \(format(limit, digits: suite.unit.digits))"
-      case .none: target = "—"
+      let digits = suite.unit.digits
+      var row = [result.benchmark.name]
+      if counted {
+        let instructions = result.instructions
+        row += [
+          instructions.map { format($0.operation, digits: 0) } ?? "—",
+          result.benchmark.baselineName,
+          instructions.map { format($0.baseline, digits: 0) } ?? "—",
+          instructions.map { ratio($0.ratio) } ?? "—",
+          number(result.median, digits: digits),
+          number(result.baselineMedian, digits: digits),
+          ratio(result.ratio),
+        ]
+      } else {
+        row += [
+          number(result.median, digits: digits),
+          result.benchmark.baselineName,
+          number(result.baselineMedian, digits: digits),
+          ratio(result.ratio),
+        ]
       }
-      let verdict =
-        switch result.meetsTarget {
-        case true?: "✓"
-        case false?: "✗"
-        case nil: ""
-        }
-      rows.append([
-        result.benchmark.name,
-        format(result.median, digits: suite.unit.digits),
-        result.benchmark.baselineName,
-        result.baselineMedian.isNaN
-          ? "—" : format(result.baselineMedian, digits: suite.unit.digits),
-        result.ratio.isNaN ? "—" : format(result.ratio, digits: 2) + "×",
-        target,
-        verdict,
-      ])
+      row += [target(result.benchmark.target), verdict(result.meetsTarget)]
+      rows.append(row)
     }
+    return render(rows, numeric: counted ? [1, 3, 4, 5, 6, 7] : [1, 3, 4])
+  }
+
+  private func render(_ rows: [[String]], numeric: Set<Int>) -> String {
     let widths = (0..<rows[0].count).map { column in
       rows.map { $0[column].count }.max() ?? 0
     }
-    let numeric: Set = [1, 3, 4]
     func line(_ cells: [String]) -> String {
       let padded = cells.enumerated().map { column, cell in
         let padding = String(repeating: " ", count: widths[column] - cell.count)
@@ -53,6 +65,31 @@ struct Table {
       lines += suite.notes
     }
     return lines.joined(separator: "\n")
+  }
+
+  private func number(_ value: Double, digits: Int) -> String {
+    value.isNaN ? "—" : format(value, digits: digits)
+  }
+
+  private func ratio(_ value: Double) -> String {
+    value.isNaN ? "—" : format(value, digits: 2) + "×"
+  }
+
+  private func target(_ target: Benchmark.Target) -> String {
+    switch target {
+    case .ratio(let limit): "≤ \(format(limit, digits: 1))×"
+    case .atMost(let limit):
+      "≤ \(format(limit, digits: limit == limit.rounded() ? 0 : suite.unit.digits))"
+    case .none: "—"
+    }
+  }
+
+  private func verdict(_ meetsTarget: Bool?) -> String {
+    switch meetsTarget {
+    case true?: "✓"
+    case false?: "✗"
+    case nil: ""
+    }
   }
 }
 

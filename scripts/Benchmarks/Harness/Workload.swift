@@ -1,5 +1,6 @@
 /// Something to measure: runs an operation a number of times and returns what the measured
-/// part cost, in the unit of its suite (nanoseconds, or bytes).
+/// part cost, in the unit of its suite (nanoseconds, or bytes), or in instructions when the
+/// program counts them (see ``startMeasuring()``).
 struct Workload {
   /// Runs the operation `count` times; returns the cost of the measured part.
   let run: (_ count: Int) -> UInt64
@@ -12,22 +13,28 @@ struct Workload {
   var measure: (() -> Double)? = nil
 
   /// A workload whose body loops `count` times itself, so the loop is specialised and
-  /// inlined around the measured operation; the whole call is timed.
+  /// inlined around the measured operation; the whole call is measured.
   static func loop(_ body: @escaping (_ count: Int) -> Void) -> Workload {
     Workload(
       run: { count in
-        let start = now()
+        let start = startMeasuring()
         body(count)
-        return now() - start
+        return cost(since: start)
       },
       fixedCount: nil
     )
   }
 
   /// A workload of exactly `count` operations that needs unmeasured setup and teardown: the
-  /// body returns the cost of its measured part (elapsed nanoseconds, or bytes allocated).
+  /// body returns the cost of its measured part (from ``cost(since:)``, or bytes allocated).
   static func batch(of count: Int, _ body: @escaping (_ count: Int) -> UInt64) -> Workload {
     Workload(run: body, fixedCount: count)
+  }
+
+  /// A workload of any number of operations that needs unmeasured setup and teardown: the
+  /// body returns the cost of its measured part, from ``cost(since:)``.
+  static func measuredPart(_ body: @escaping (_ count: Int) -> UInt64) -> Workload {
+    Workload(run: body, fixedCount: nil)
   }
 
   /// A quantity the workload measures itself, once, when the benchmark runs: a count, or a

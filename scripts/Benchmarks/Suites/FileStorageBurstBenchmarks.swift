@@ -11,7 +11,7 @@ func fileStorageBurstSuite() -> Suite {
     Double(counts.sorted()[counts.count / 2])
   }
   return Suite(
-    name: "SharingPersistence: fileStorage, a burst of 10,000 changes",
+    name: "fileStorage, a burst of 10,000 changes",
     unit: .count,
     benchmarks: [
       Benchmark(

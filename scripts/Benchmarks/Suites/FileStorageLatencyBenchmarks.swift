@@ -22,7 +22,7 @@ func fileStorageLatencySuite() -> Suite {
     return sorted[max(rank - 1, 0)]
   }
   return Suite(
-    name: "SharingPersistence: fileStorage, an external write until @Shared has it",
+    name: "fileStorage, an external write until @Shared has it",
     unit: .milliseconds,
     benchmarks: [
       Benchmark(

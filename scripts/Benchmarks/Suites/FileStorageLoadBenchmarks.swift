@@ -19,14 +19,14 @@ func fileStorageLoadSuite() -> Suite {
   }
   let decode = Workload.batch(of: 1) { _ in
     let bytes = bytes()
-    let start = now()
+    let start = startMeasuring()
     let items = try! JSONDecoder().decode([Item].self, from: bytes)
-    let elapsed = now() - start
+    let elapsed = cost(since: start)
     blackHole(items)
     return elapsed
   }
   return Suite(
-    name: "SharingPersistence: fileStorage, loading 10 MB of JSON",
+    name: "fileStorage, loading 10 MB of JSON",
     unit: .milliseconds,
     benchmarks: [
       Benchmark(
@@ -67,9 +67,9 @@ private func load(_ key: @escaping () -> FileStorageKey<[Item]>) -> Workload {
       $0.defaultFileStorage = .fileSystem(throttle: .seconds(1))
     } operation: {
       let key = key()
-      let start = now()
+      let start = startMeasuring()
       let shared = Shared(wrappedValue: [], key)
-      let elapsed = now() - start
+      let elapsed = cost(since: start)
       blackHole(shared)
       return elapsed
     }

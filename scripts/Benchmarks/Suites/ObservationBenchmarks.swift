@@ -5,13 +5,13 @@ import Synchronization
 /// Writes to a value that `withObservationTracking` observers watch.
 func observationSuite() -> Suite {
   Suite(
-    name: "SharingCore: writes under observation",
+    name: "Writes under observation",
     unit: .nanoseconds,
     benchmarks: [1, 10, 100].map { observers in
       Benchmark(
         name: "track \(observers) + withLock { $0 += 1 }",
         workload: observedWrites(observers: observers),
-        baselineName: "Observable Mutex box",
+        baselineName: "@Observable NSLock box",
         baseline: observedFloorWrites(observers: observers),
         target: .none
       )
@@ -42,13 +42,13 @@ private func observedWrites(observers: Int) -> Workload {
 }
 
 private func observedFloorWrites(observers: Int) -> Workload {
-  let box = ObservableMutexBox()
+  let box = ObservableCounter()
   let changes = ChangeCount()
   return .loop { count in
     for _ in 0..<count {
       for _ in 0..<observers {
         withObservationTracking {
-          blackHole(box.value)
+          blackHole(box.read())
         } onChange: {
           changes.increment()
         }

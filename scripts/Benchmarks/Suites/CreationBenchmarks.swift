@@ -1,0 +1,113 @@
+import SharingCore
+import SharingDependencies
+import SharingPersistence
+
+/// Creating shared values: for a key another value already holds, for a new key, and
+/// without a key.
+func creationSuite() -> Suite {
+  let store = DictionaryStore()
+  return Suite(
+    name: "Creating shared values",
+    unit: .nanoseconds,
+    benchmarks: [
+      Benchmark(
+        name: "Shared(.inMemory(key)), key already held",
+        workload: inMemoryCreations(existing: true),
+        baselineName: "NSLock registry, found",
+        baseline: floorCreations(store: store, existing: true),
+        target: .atMost(300)
+      ),
+      Benchmark(
+        name: "Shared(.inMemory(key)), new key",
+        workload: inMemoryCreations(existing: false),
+        baselineName: "NSLock registry, new",
+        baseline: floorCreations(store: store, existing: false),
+        target: .atMost(1_500)
+      ),
+      Benchmark(
+        name: "Shared(value: 0)",
+        workload: .batch(of: creationCount) { count in
+          var created: [Shared<Int>] = []
+          created.reserveCapacity(count)
+          let start = startMeasuring()
+          for index in 0..<count { created.append(Shared(value: index)) }
+          let spent = cost(since: start)
+          blackHole(created)
+          return spent
+        },
+        baselineName: "LockedBox(0)",
+        baseline: .batch(of: creationCount) { count in
+          var created: [LockedBox<Int>] = []
+          created.reserveCapacity(count)
+          let start = startMeasuring()
+          for index in 0..<count { created.append(LockedBox(index)) }
+          let spent = cost(since: start)
+          blackHole(created)
+          return spent
+        },
+        target: .none
+      ),
+    ],
+    notes: [
+      "Each operation creates the key (`.inMemory(name)`) and the shared value, and keeps it",
+      "alive; batches of 10,000, in a fresh registry and in-memory store each. \"Already",
+      "held\": 10,000 values of the same keys were created before the measured part.",
+    ]
+  )
+}
+
+private let creationCount = 10_000
+
+/// Distinct key names per run, so that no run finds values a previous one left behind.
+func keyNames(run: Int, count: Int) -> [String] {
+  (0..<count).map { "k\(run)-\($0)" }
+}
+
+private func inMemoryCreations(existing: Bool) -> Workload {
+  var run = 0
+  return .batch(of: creationCount) { count in
+    run += 1
+    let names = keyNames(run: run, count: count)
+    var held: [Shared<Int>] = []
+    var created: [Shared<Int>] = []
+    held.reserveCapacity(count)
+    created.reserveCapacity(count)
+    return withDependencies {
+      $0.persistentReferences = PersistentReferences()
+      $0.defaultInMemoryStorage = InMemoryStorage()
+    } operation: {
+      if existing {
+        for name in names { held.append(Shared(wrappedValue: 0, .inMemory(name))) }
+      }
+      let start = startMeasuring()
+      for name in names { created.append(Shared(wrappedValue: 0, .inMemory(name))) }
+      let spent = cost(since: start)
+      blackHole(created)
+      blackHole(held)
+      return spent
+    }
+  }
+}
+
+/// Creating boxes in a registry, which finds a name's box or creates it from the store.
+func floorCreations(store: DictionaryStore, existing: Bool) -> Workload {
+  var run = 0
+  return .batch(of: creationCount) { count in
+    run += 1
+    let names = keyNames(run: run, count: count)
+    let registry = LockedRegistry()
+    var held: [LockedBox<Int>] = []
+    var created: [LockedBox<Int>] = []
+    held.reserveCapacity(count)
+    created.reserveCapacity(count)
+    if existing {
+      for name in names { held.append(registry.box(for: name, in: store, default: 0)) }
+    }
+    let start = startMeasuring()
+    for name in names { created.append(registry.box(for: name, in: store, default: 0)) }
+    let spent = cost(since: start)
+    blackHole(created)
+    blackHole(held)
+    return spent
+  }
+}

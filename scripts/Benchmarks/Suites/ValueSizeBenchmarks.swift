@@ -1,0 +1,97 @@
+import Foundation
+import SharingCore
+import SharingDependencies
+import SharingPersistence
+
+/// A value holding a large array, for writes derived from a member (`$state.items`).
+struct ItemsState: Codable, Sendable {
+  var title = "items"
+  var items: [Int] = []
+}
+
+/// What a small change costs as the value grows: appending one element to a shared array of
+/// a million elements, compared with the same append to an array of a thousand.
+func valueSizeSuite() -> Suite {
+  let storage = FileStorage.fileSystem(throttle: .seconds(3_600))
+  let directory = makeBenchmarkDirectory("value-size")
+  func rows(
+    _ name: String,
+    _ make: @escaping (_ elements: Int) -> Shared<[Int]>
+  ) -> Benchmark {
+    Benchmark(
+      name: "\(name), 10⁶ elements",
+      workload: appends(settle: storage.flushPendingWritesAndWait) { make(1_000_000) },
+      baselineName: "same, 10³ elements",
+      baseline: appends(settle: storage.flushPendingWritesAndWait) { make(1_000) },
+      target: .ratio(3)
+    )
+  }
+  func onFile(_ name: String, _ elements: Int) -> URL {
+    directory.appendingPathComponent("\(name)-\(elements).json")
+  }
+  return Suite(
+    name: "Appending one element to a shared [Int], read before",
+    unit: .nanoseconds,
+    benchmarks: [
+      rows("Shared(value:)") { Shared(value: Array(0..<$0)) },
+      rows(".inMemory") { elements in
+        Shared(wrappedValue: Array(0..<elements), .inMemory("benchmark.items.\(elements)"))
+      },
+      rows(".fileStorage") { elements in
+        withDependencies {
+          $0.defaultFileStorage = storage
+        } operation: {
+          Shared(wrappedValue: Array(0..<elements), .fileStorage(onFile("items", elements)))
+        }
+      },
+      rows("$state.items, .inMemory") { elements in
+        let state = Shared(
+          wrappedValue: ItemsState(items: Array(0..<elements)),
+          .inMemory("benchmark.state.\(elements)")
+        )
+        return state.items
+      },
+      rows("$state.items, .fileStorage") { elements in
+        let state = withDependencies {
+          $0.defaultFileStorage = storage
+        } operation: {
+          Shared(
+            wrappedValue: ItemsState(items: Array(0..<elements)),
+            .fileStorage(onFile("state", elements))
+          )
+        }
+        return state.items
+      },
+    ],
+    notes: [
+      "Each operation is `withLock { $0.append(i) }`; after each batch the appended elements",
+      "are removed, outside the measured part. Files are on the real disk with a one-hour",
+      "throttle: a first change is written before the measured part, and later changes wait",
+      "in the pending write, so no encoding runs while the loop does.",
+    ]
+  )
+}
+
+/// Appends to a shared array, made on first use, then read and changed once; `settle`
+/// waits for what that change started (the first write of a file).
+private func appends(
+  settle: @escaping () -> Void,
+  _ make: @escaping () -> Shared<[Int]>
+) -> Workload {
+  let shared = Once {
+    let shared = make()
+    blackHole(shared.wrappedValue.count)
+    shared.withLock { $0.append(0) }
+    shared.withLock { _ = $0.removeLast() }
+    settle()
+    return shared
+  }
+  return .measuredPart { count in
+    let shared = shared()
+    let start = startMeasuring()
+    for element in 0..<count { shared.withLock { $0.append(element) } }
+    let spent = cost(since: start)
+    shared.withLock { $0.removeLast(count) }
+    return spent
+  }
+}
