@@ -4,9 +4,10 @@ import SharingDependencies
 /// A ``/SharingCore/SharedKey`` that keeps a value in memory for as long as the process runs.
 ///
 /// Create one with ``SharingCore/SharedReaderKey/inMemory(_:)``. Every shared value created with
-/// the same name shares the value, even one created after all others went away; nothing is written
-/// anywhere, so the value starts over at the next launch, and in each test.
-public struct InMemoryKey<Value: Sendable>: SharedKey {
+/// the same name shares the value, even one created after all others went away: the first
+/// holder's value, its default included, stays in the store. Nothing is written anywhere, so the
+/// value starts over at the next launch, and in each test.
+public struct InMemoryKey<Value: Sendable>: SharedKey, ReferenceStoringKey {
   let key: String
   let store: InMemoryStorage
 
@@ -23,12 +24,12 @@ public struct InMemoryKey<Value: Sendable>: SharedKey {
 
   /// Loads the value stored under the key, if any.
   public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
-    // NB: A value of another type was stored through the same name with another value type,
-    //     which the shared reference registry reports; this use keeps its default.
-    guard let stored = store.value(forKey: key), let value = stored as? Value else {
+    // NB: A value of another type may be stored under the same name, which the shared
+    //     reference registry reports; this use keeps its default.
+    guard let stored = store.reference(forKey: key, of: Value.self) else {
       return continuation.resumeReturningInitialValue()
     }
-    continuation.resume(returning: value)
+    continuation.resume(returning: stored.value)
   }
 
   /// Nothing but shared values changes the store, so there is nothing to subscribe to.
@@ -39,10 +40,13 @@ public struct InMemoryKey<Value: Sendable>: SharedKey {
     SharedSubscription {}
   }
 
-  /// Stores the value.
+  /// Does nothing: the store keeps the shared value's reference, which holds the value.
   public func save(_ value: Value, context: SaveContext, continuation: SaveContinuation) {
-    store.setValue(value, forKey: key)
     continuation.resume()
+  }
+
+  package func keep(_ reference: StoredReference<Value>) {
+    store.keep(reference, forKey: key)
   }
 }
 

@@ -1,21 +1,25 @@
+import SharingCore
 public import SharingDependencies
 
-/// The store behind ``InMemoryKey``: values that live as long as the process.
+/// The store behind ``InMemoryKey``: values that live as long as the store.
 ///
 /// The default store is ``SharingDependencies/DependencyValues/defaultInMemoryStorage``: one store
 /// for the whole program, and a fresh one for each test and preview.
 public final class InMemoryStorage: Hashable, Sendable {
-  private let values = Locked<[String: any Sendable]>([:])
+  // NB: The store keeps each key's shared reference, not copies of its value: writes need no
+  //     save, and a large value's storage is never shared with a copy kept here.
+  private let references = Locked<[String: any Sendable]>([:])
 
   /// Creates an empty store.
   public init() {}
 
-  func value(forKey key: String) -> (any Sendable)? {
-    values.withLock { $0[key] }
+  /// The reference kept for a key, if one of this value type is.
+  func reference<Value>(forKey key: String, of type: Value.Type) -> StoredReference<Value>? {
+    references.withLock { $0[key] } as? StoredReference<Value>
   }
 
-  func setValue(_ value: any Sendable, forKey key: String) {
-    values.withLock { $0[key] = value }
+  func keep<Value>(_ reference: StoredReference<Value>, forKey key: String) {
+    references.withLock { $0[key] = reference }
   }
 
   /// Whether two stores are the same store.

@@ -20,6 +20,25 @@ import Testing
     #expect(name == "Blob Jr.")
   }
 
+  @Test func firstDefaultOutlivesItsHolders() async throws {
+    do {
+      @Shared(.inMemory("launches")) var launches = 1
+      #expect(launches == 1)
+    }
+    @Shared(.inMemory("launches")) var launches = 2
+    #expect(launches == 1)
+    let required = try await SharedReader<Int>(require: .inMemory("launches"))
+    #expect(required.wrappedValue == 1)
+  }
+
+  @Test func requireFindsTheFirstDefaultAfterEveryHolderIsGone() async throws {
+    do {
+      @Shared(.inMemory("theme")) var theme = "dark"
+    }
+    let required = try await Shared<String>(require: .inMemory("theme"))
+    #expect(required.wrappedValue == "dark")
+  }
+
   @Test func optionalValueStartsFromItsDefault() {
     @Shared(.inMemory("nickname")) var nickname: String? = "Blob"
     #expect(nickname == "Blob")
@@ -62,6 +81,31 @@ import Testing
       $0.description.contains(#".inMemory("mixed")"#)
     }
     #expect(number == 1)
+  }
+
+  @Test func smallWriteDoesNotCopyTheValue() {
+    @Shared(.inMemory("numbers")) var numbers = Array(0..<1_000)
+    #expect(numbers.count == 1_000)
+    $numbers.withLock { $0.reserveCapacity(2_000) }
+    let before = $numbers.withLock { $0.withUnsafeBufferPointer(\.baseAddress) }
+    $numbers.withLock { $0.append(1_000) }
+    let after = $numbers.withLock { $0.withUnsafeBufferPointer(\.baseAddress) }
+    #expect(before == after)
+  }
+
+  @Test func smallDerivedWriteDoesNotCopyTheValue() {
+    struct Inventory: Sendable {
+      var name = "store"
+      var items = Array(0..<1_000)
+    }
+    @Shared(.inMemory("inventory")) var inventory = Inventory()
+    let items = $inventory.items
+    #expect(items.wrappedValue.count == 1_000)
+    items.withLock { $0.reserveCapacity(2_000) }
+    let before = items.withLock { $0.withUnsafeBufferPointer(\.baseAddress) }
+    items.withLock { $0.append(1_000) }
+    let after = items.withLock { $0.withUnsafeBufferPointer(\.baseAddress) }
+    #expect(before == after)
   }
 
   @Test func description() {

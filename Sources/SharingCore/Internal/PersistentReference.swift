@@ -42,7 +42,8 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
     //     that subscribed is the one that writes, so that a key can tell its own writes from
     //     others' (appStorage does). Readers never write, so never save.
     self.state = Locked(State(saver: key as? any SharedKey<Value> ?? saver))
-    super.init(value: initialValue, hasWriteHook: true)
+    // NB: A key whose store keeps this reference has nothing to save a write to.
+    super.init(value: initialValue, hasWriteHook: !(key is any ReferenceStoringKey<Value>))
   }
 
   deinit {

@@ -94,6 +94,7 @@ package final class PersistentReferences: Sendable {
     }
     switch publication {
     case .published:
+      (key as? any ReferenceStoringKey<Value>)?.keep(StoredReference(root: created))
       return created
     case .existing(let existing):
       return use(existing, for: key, id: id, saver: saver, initialValue: initialValue, site: site)
