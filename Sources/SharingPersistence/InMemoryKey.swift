@@ -7,14 +7,16 @@ import SharingDependencies
 /// the same name shares the value, even one created after all others went away: the first
 /// holder's value, its default included, stays in the store. Nothing is written anywhere, so the
 /// value starts over at the next launch, and in each test.
-public struct InMemoryKey<Value: Sendable>: SharedKey, ReferenceStoringKey {
+public struct InMemoryKey<Value: Sendable>: ReferenceStoringKey {
   let key: String
   let store: InMemoryStorage
 
   init(_ key: String) {
-    @Dependency(\.defaultInMemoryStorage) var store
     self.key = key
-    self.store = store
+    // NB: Read from the current values, which is what '@Dependency' resolves to when it is
+    //     read where it is created, without merging the values into a copy of themselves
+    //     and binding that copy as a task local on every creation of a key.
+    self.store = DependencyValues.current.defaultInMemoryStorage
   }
 
   /// The name of the value and its store.
@@ -26,10 +28,10 @@ public struct InMemoryKey<Value: Sendable>: SharedKey, ReferenceStoringKey {
   public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
     // NB: A value of another type may be stored under the same name, which the shared
     //     reference registry reports; this use keeps its default.
-    guard let stored = store.reference(forKey: key, of: Value.self) else {
+    guard let value = store.value(forKey: key, of: Value.self) else {
       return continuation.resumeReturningInitialValue()
     }
-    continuation.resume(returning: stored.value)
+    continuation.resume(returning: value)
   }
 
   /// Nothing but shared values changes the store, so there is nothing to subscribe to.
@@ -40,13 +42,21 @@ public struct InMemoryKey<Value: Sendable>: SharedKey, ReferenceStoringKey {
     SharedSubscription {}
   }
 
-  /// Does nothing: the store keeps the shared value's reference, which holds the value.
+  /// Stores the value.
+  ///
+  /// Shared values created from this key never call it: the store keeps their reference,
+  /// which holds the value. A key that wraps this one saves through it.
   public func save(_ value: Value, context: SaveContext, continuation: SaveContinuation) {
+    store.setValue(value, forKey: key)
     continuation.resume()
   }
 
-  package func keep(_ reference: StoredReference<Value>) {
+  package func keep(_ reference: StoredReference) {
     store.keep(reference, forKey: key)
+  }
+
+  package func keptReference() -> StoredReference? {
+    store.reference(forKey: key)
   }
 }
 

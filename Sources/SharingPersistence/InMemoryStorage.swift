@@ -7,19 +7,39 @@ public import SharingDependencies
 /// for the whole program, and a fresh one for each test and preview.
 public final class InMemoryStorage: Hashable, Sendable {
   // NB: The store keeps each key's shared reference, not copies of its value: writes need no
-  //     save, and a large value's storage is never shared with a copy kept here.
-  private let references = Locked<[String: any Sendable]>([:])
+  //     save, and a large value's storage is never shared with a copy kept here. A value is
+  //     stored only when a key that wraps an in-memory key saves through it.
+  private let entries = Locked<[String: Entry]>([:])
+
+  private enum Entry {
+    case reference(StoredReference)
+    case value(any Sendable)
+  }
 
   /// Creates an empty store.
   public init() {}
 
-  /// The reference kept for a key, if one of this value type is.
-  func reference<Value>(forKey key: String, of type: Value.Type) -> StoredReference<Value>? {
-    references.withLock { $0[key] } as? StoredReference<Value>
+  /// The reference kept for a key, if one is.
+  func reference(forKey key: String) -> StoredReference? {
+    guard case .reference(let reference) = entries.withLock({ $0[key] }) else { return nil }
+    return reference
   }
 
-  func keep<Value>(_ reference: StoredReference<Value>, forKey key: String) {
-    references.withLock { $0[key] = reference }
+  /// The value of a key, from its kept reference or as stored, if it is of this type.
+  func value<Value: Sendable>(forKey key: String, of type: Value.Type) -> Value? {
+    switch entries.withLock({ $0[key] }) {
+    case .reference(let reference): reference.value(of: Value.self)
+    case .value(let value): value as? Value
+    case nil: nil
+    }
+  }
+
+  func keep(_ reference: StoredReference, forKey key: String) {
+    entries.withLock { $0[key] = .reference(reference) }
+  }
+
+  func setValue(_ value: any Sendable, forKey key: String) {
+    entries.withLock { $0[key] = .value(value) }
   }
 
   /// Whether two stores are the same store.

@@ -41,9 +41,11 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
     // NB: A key that can save saves through itself, even for a reader: the key instance
     //     that subscribed is the one that writes, so that a key can tell its own writes from
     //     others' (appStorage does). Readers never write, so never save.
-    self.state = Locked(State(saver: key as? any SharedKey<Value> ?? saver))
+    // NB: 'saver', when given, is 'key' itself: the cast, which checks 'Value' by demangling
+    //     type names in the runtime, is only made for readers.
+    self.state = Locked(State(saver: saver ?? key as? any SharedKey<Value>))
     // NB: A key whose store keeps this reference has nothing to save a write to.
-    super.init(value: initialValue, hasWriteHook: !(key is any ReferenceStoringKey<Value>))
+    super.init(value: initialValue, hasWriteHook: !(key is any ReferenceStoringKey))
   }
 
   deinit {

@@ -55,15 +55,21 @@ package final class PersistentReferences: Sendable {
     site: CallSite?
   ) -> PersistentReference<Value> {
     let id = KeyID(key)
-    let (found, generation) = state.withLock { state -> (LiveEntry?, Int) in
-      if let existing = Self.liveEntry(at: id, in: state.entries) { return (existing, 0) }
+    // NB: A non-generic enum leaves the lock, not a '(LiveEntry?, Int)': the generic
+    //     'withLock' looks up the metadata of its result type on every call.
+    let lookup = state.withLock { state -> Lookup in
+      if let existing = Self.liveEntry(at: id, in: state.entries) { return .found(existing) }
       var generation = state.generations[id] ?? Generation()
       generation.creations += 1
       state.generations[id] = generation
-      return (nil, generation.published)
+      return .creating(generation: generation.published)
     }
-    if let found {
+    let generation: Int
+    switch lookup {
+    case .found(let found):
       return use(found, for: key, id: id, saver: saver, initialValue: initialValue, site: site)
+    case .creating(let published):
+      generation = published
     }
     let created = PersistentReference(
       key: key,
@@ -94,7 +100,7 @@ package final class PersistentReferences: Sendable {
     }
     switch publication {
     case .published:
-      (key as? any ReferenceStoringKey<Value>)?.keep(StoredReference(root: created))
+      (key as? any ReferenceStoringKey)?.keep(StoredReference(root: created))
       return created
     case .existing(let existing):
       return use(existing, for: key, id: id, saver: saver, initialValue: initialValue, site: site)
@@ -108,6 +114,11 @@ package final class PersistentReferences: Sendable {
         site: site
       )
     }
+  }
+
+  private enum Lookup {
+    case found(LiveEntry)
+    case creating(generation: Int)
   }
 
   private enum Publication {
@@ -126,7 +137,7 @@ package final class PersistentReferences: Sendable {
     initialValue: () -> Value,
     site: CallSite?
   ) -> PersistentReference<Value> {
-    guard let reference = existing.reference as? PersistentReference<Value> else {
+    guard existing.valueType == Value.self else {
       reportOnce(
         id,
         """
@@ -148,6 +159,9 @@ package final class PersistentReferences: Sendable {
       reference.start(loading: true)
       return reference
     }
+    // NB: Not a cast, which looks up the metadata of the generic class: an entry's reference
+    //     is a 'PersistentReference' of the entry's value type.
+    let reference = unsafeDowncast(existing.reference, to: PersistentReference<Value>.self)
     reference.adopt(saver: saver)
     return reference
   }
@@ -177,40 +191,53 @@ package final class PersistentReferences: Sendable {
 }
 
 /// Where a shared value is declared.
-struct CallSite: Hashable, Sendable, CustomStringConvertible {
-  let fileID: String
+struct CallSite: Equatable, Sendable, CustomStringConvertible {
+  // NB: Kept as a 'StaticString', formatted only for a report: formatting it on every
+  //     creation of a shared value allocated a string.
+  let fileID: StaticString
   let line: UInt
 
-  init(fileID: StaticString, line: UInt) {
-    self.fileID = "\(fileID)"
-    self.line = line
-  }
-
   var description: String { "\(fileID):\(line)" }
+
+  static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.line == rhs.line && lhs.fileID.description == rhs.fileID.description
+  }
 }
 
 /// The identity of a key, as a dictionary key.
 struct KeyID: Hashable, @unchecked Sendable {
   // NB: Unchecked: wraps a key's 'id'; keys are 'Sendable', and so are the identities they
   //     compute in practice ('Hashable' does not imply 'Sendable' in the protocol).
-  private let base: AnyHashable
+  // NB: Not an 'AnyHashable': its equality casts through the runtime and looks up the
+  //     metadata of an optional identity, on every comparison a dictionary lookup makes.
+  private let base: any Hashable
   private let hash: Int
 
   init(_ key: some SharedReaderKey) {
-    self.base = AnyHashable(key.id)
-    self.hash = base.hashValue
+    let id = key.id
+    self.base = id
+    self.hash = id.hashValue
   }
 
   static func == (lhs: Self, rhs: Self) -> Bool {
-    // NB: Hashes first: a dictionary compares the identity it looks up with the identity in
-    //     every bucket it probes, and comparing two 'AnyHashable's looks up generic metadata;
-    //     identities that differ almost always differ in hash. Equal values have equal
-    //     hashes, so the result is that of 'AnyHashable' equality.
-    lhs.hash == rhs.hash && lhs.base == rhs.base
+    // NB: Hashes first: identities that differ almost always differ in hash.
+    lhs.hash == rhs.hash && lhs.base.isEqual(to: rhs.base)
   }
 
   func hash(into hasher: inout Hasher) {
     hasher.combine(hash)
+  }
+}
+
+extension Hashable {
+  /// Whether `other` is a value of this type equal to this one.
+  fileprivate func isEqual(to other: some Hashable) -> Bool {
+    isEqual(toSameType: other)
+  }
+
+  private func isEqual<Other: Hashable>(toSameType other: Other) -> Bool {
+    guard Other.self == Self.self else { return false }
+    return self == unsafeBitCast(other, to: Self.self)
   }
 }
 

@@ -5,16 +5,45 @@
 /// whatever the value weighs, since no copy of it is handed to a store that would keep its
 /// storage shared. And the first holder's value, its default included, outlives every
 /// holder: later holders and loads find it through the kept reference.
-package protocol ReferenceStoringKey<Value>: SharedKey {
+// NB: No primary associated type: casting a key to 'any ReferenceStoringKey<Value>' checks
+//     the constraint by demangling type names in the runtime, on every cast.
+package protocol ReferenceStoringKey: SharedKey {
   /// Keeps the reference published for the key's identity, replacing any kept before.
-  func keep(_ reference: StoredReference<Value>)
+  func keep(_ reference: StoredReference)
+
+  /// The reference kept for the key's identity, if any.
+  func keptReference() -> StoredReference?
+}
+
+extension SharedReaderKey where Value: Sendable {
+  /// The reference the key's store keeps for a value of this type, if the key's store keeps
+  /// references: finding it is a lookup in the store, which the key already holds, rather
+  /// than resolving the registry of the dependency scope and hashing the key's identity.
+  func keptReference() -> PersistentReference<Value>? {
+    guard let storing = self as? any ReferenceStoringKey,
+      let kept = storing.keptReference(),
+      kept.valueType == Value.self
+    else { return nil }
+    // NB: Not a cast, which looks up the metadata of the generic class: a kept reference is
+    //     a 'PersistentReference' of its value type.
+    return unsafeDowncast(kept.root, to: PersistentReference<Value>.self)
+  }
 }
 
 /// The shared reference of a value, as a ``ReferenceStoringKey``'s store keeps it.
-package struct StoredReference<Value>: @unchecked Sendable {
+package struct StoredReference: @unchecked Sendable {
   // NB: Unchecked: the root guards its value with its own lock.
-  let root: RootReference<Value>
+  let root: AnyObject
+  let valueType: Any.Type
 
-  /// The current value.
-  package var value: Value { root.readUntracked() }
+  init<Value: Sendable>(root: PersistentReference<Value>) {
+    self.root = root
+    self.valueType = Value.self
+  }
+
+  /// The current value, if the reference holds a value of this type.
+  package func value<Value: Sendable>(of type: Value.Type) -> Value? {
+    guard valueType == Value.self else { return nil }
+    return unsafeDowncast(root, to: PersistentReference<Value>.self).readUntracked()
+  }
 }

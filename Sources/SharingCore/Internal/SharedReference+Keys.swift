@@ -17,6 +17,7 @@ extension SharedReference where Value: Sendable {
     loading: Bool = true,
     site: CallSite?
   ) -> SharedReference<Value> {
+    if let kept = key.keptReference() { return HandleReference(base: kept) }
     let root = PersistentReferences.current.reference(
       for: key,
       saver: saver,
