@@ -1,4 +1,5 @@
 public import Foundation
+import SharingCore
 import SharingDependencies
 
 /// Where ``FileStorageKey`` reads and writes files: the real file system, or a virtual one
@@ -31,13 +32,15 @@ public struct FileStorage: Hashable, Sendable {
     backend: any FileSystemBackend,
     scheduler: any WriteScheduler,
     throttle: Duration,
-    pendingFiles: PendingFiles
+    pendingFiles: PendingFiles,
+    writeCounts: WriteCounts? = nil
   ) {
     self.box = Box(
       backend: backend,
       scheduler: scheduler,
       throttle: throttle,
-      pendingFiles: pendingFiles
+      pendingFiles: pendingFiles,
+      writeCounts: writeCounts
     )
   }
 
@@ -214,22 +217,47 @@ public struct FileStorage: Hashable, Sendable {
   /// then waits for writes another thread has started. To write every storage's pending
   /// values, and user defaults too, use ``flushPendingWrites()``.
   public func flushPendingWritesAndWait() {
-    PendingFiles.flushAndWait(box.files.withLock { Array($0.values) })
+    PendingFiles.flushAndWait(box.files.all)
   }
 
-  /// The number of times this storage wrote the file at `url`.
+  /// The same storage, with another identity, that counts its writes and encodings for
+  /// ``writeCount(to:)`` and ``encodeCount(to:)``: for tests and benchmarks.
+  package func countingWrites() -> FileStorage {
+    FileStorage(
+      backend: box.backend,
+      scheduler: box.scheduler,
+      throttle: box.throttle,
+      pendingFiles: box.pendingFiles,
+      writeCounts: WriteCounts()
+    )
+  }
+
+  /// The number of times this storage wrote the file at `url`, if it counts them.
   package func writeCount(to url: URL) -> Int {
-    box.file(at: url.standardizedFileURL).writeCount
+    box.writeCounts?.writes(to: url.standardizedFileURL) ?? 0
   }
 
-  /// The number of values this storage encoded to write the file at `url`.
+  /// The number of values this storage encoded to write the file at `url`, if it counts
+  /// them.
   package func encodeCount(to url: URL) -> Int {
-    box.file(at: url.standardizedFileURL).encodeCount
+    box.writeCounts?.encodes(for: url.standardizedFileURL) ?? 0
   }
 
-  /// The state of the file at `url`, shared by every key using this storage.
-  func file(at url: URL) -> StoredFile {
-    box.file(at: url)
+  /// The number of files this storage keeps a record of: those that a key holds, that a
+  /// write is pending for, or that are watched.
+  package var fileRecordCount: Int {
+    box.files.count
+  }
+
+  /// The number of file records alive in the process, for every storage.
+  package static var liveFileRecordCount: Int {
+    StoredFile.liveCount.withLock { $0 }
+  }
+
+  /// A hold on the record of the file at `url`, shared by every key using this storage, for
+  /// a key asking for `throttle` between writes (`nil` for the storage's).
+  func holder(for url: URL, throttle: Duration?) -> FileHolder {
+    box.holder(for: url, throttle: throttle)
   }
 
   /// Whether two values are the same storage.
@@ -247,36 +275,47 @@ public struct FileStorage: Hashable, Sendable {
     let scheduler: any WriteScheduler
     let throttle: Duration
     let pendingFiles: PendingFiles
-    let files = Locked<[URL: StoredFile]>([:])
+    let writeCounts: WriteCounts?
+    let files = Registry<URL, StoredFile>()
 
     init(
       backend: any FileSystemBackend,
       scheduler: any WriteScheduler,
       throttle: Duration,
-      pendingFiles: PendingFiles
+      pendingFiles: PendingFiles,
+      writeCounts: WriteCounts?
     ) {
       self.backend = backend
       self.scheduler = scheduler
       self.throttle = throttle
       self.pendingFiles = pendingFiles
+      self.writeCounts = writeCounts
     }
 
-    func file(at url: URL) -> StoredFile {
-      files.withLock { files in
-        if let file = files[url] { return file }
-        // NB: The disk's changes are played back as soon as they are noticed: only the
-        //     virtual file system's simulated ones wait for the scheduler, which a test
-        //     controls.
-        let file = StoredFile(
-          url: url,
-          backend: backend,
-          scheduler: scheduler,
-          throttle: throttle,
-          schedulesPlayback: backend is InMemoryFileSystem,
-          pendingFiles: pendingFiles
-        )
-        files[url] = file
-        return file
+    func holder(for url: URL, throttle: Duration?) -> FileHolder {
+      // NB: Claimed under the registry's lock, so that the record cannot be released
+      //     between being found and being held.
+      let (file, effects) = files.use(url, creating: { makeFile(at: url) }) { file in
+        file.holderAdded(interval: throttle)
+      }
+      file.run(effects)
+      return FileHolder(file: file)
+    }
+
+    private func makeFile(at url: URL) -> StoredFile {
+      // NB: The disk's changes are played back as soon as they are noticed: only the
+      //     virtual file system's simulated ones wait for the scheduler, which a test
+      //     controls.
+      StoredFile(
+        url: url,
+        backend: backend,
+        scheduler: scheduler,
+        throttle: throttle,
+        schedulesPlayback: backend is InMemoryFileSystem,
+        pendingFiles: pendingFiles,
+        writeCounts: writeCounts
+      ) { [weak self] file in
+        self?.files.remove(file.url, ifIdenticalTo: file) { $0.confirmRelease() }
       }
     }
   }

@@ -35,8 +35,9 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
   let format: StoredFormat<Value>
   /// The least time between two throttled writes, if not the storage's.
   let throttle: Duration?
-  /// The file in its storage, found once rather than at every save.
-  private let file: StoredFile
+  /// The key's hold on its file's record, found once rather than at every save.
+  private let holder: FileHolder
+  private var file: StoredFile { holder.file }
   /// Encodes in the key's format. A closure, so that a save captures no generic struct,
   /// whose type metadata it would look up.
   private let encode: @Sendable (Value) throws -> Data
@@ -47,7 +48,7 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
     self.url = url.standardizedFileURL
     self.format = format
     self.throttle = throttle
-    self.file = storage.file(at: self.url)
+    self.holder = storage.holder(for: self.url, throttle: throttle)
     self.encode = { [format] in try format.encode($0) }
   }
 
@@ -56,15 +57,9 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
     FileStorageKeyID(url: url, storage: storage)
   }
 
-  /// Reads and decodes the file; an explicit load writes the value's pending change first.
+  /// Reads and decodes the file, once this program's pending writes to it have landed.
   public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
-    let read: @Sendable () -> Void = { [file] in
-      continuation.resume(with: Result { try file.load() }.flatMap { decoded($0) })
-    }
-    guard case .userInitiated = context else { return read() }
-    // NB: The program's own change, still waiting for the throttle, is newer than the file:
-    //     reading the file without it would take the value back.
-    file.flush(read)
+    continuation.resume(with: Result { try file.load() }.flatMap { decoded($0) })
   }
 
   /// Plays back changes made to the file by anything else.
@@ -90,7 +85,7 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
   }
 
   private func decoded(_ data: Data?) -> Result<Value?, any Error> {
-    guard let data, !data.isEmpty else {
+    guard let data, !FileContents.holdsNoValue(data) else {
       file.markDecodable()
       return .success(nil)
     }
@@ -110,24 +105,19 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
         return .success(value)
       }
     } catch {
+      // NB: A condition of the data, not a programmer error: 'loadError' says it, and the
+      //     bytes are kept aside before the file is next written.
       file.markUndecodable(data)
-      reportIssue(
-        error,
-        """
-        The file at \(url.path) could not be \(error is MigrationError ? "read" : "decoded") as \
-        '\(Value.self)'; the default value is used. Its bytes are kept in \
-        '\(url.lastPathComponent).corrupt-<timestamp>' before the file is next written.
-        """
-      )
       return .failure(error)
     }
   }
 }
 
 extension FileStorageKey: CustomStringConvertible {
-  /// The key as written at the call site, e.g. `.fileStorage("/tmp/todos.json")`.
+  /// The key with its URL, as swift-sharing prints it, e.g.
+  /// `.fileStorage(file:///tmp/todos.json)`.
   public var description: String {
-    ".fileStorage(\(String(reflecting: url.path)))"
+    ".fileStorage(\(String(reflecting: url)))"
   }
 }
 

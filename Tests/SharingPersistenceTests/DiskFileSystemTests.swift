@@ -101,7 +101,7 @@ import Testing
       let url = directory.file("secrets.json")
       try bytes("not json").write(to: url)
       #expect(chmod(url.path, mode_t(mode)) == 0)
-      withKnownIssue {
+      do {
         @Shared(.fileStorage(url)) var secret = 0
         $secret.withLock { $0 = 2 }
         storage.flushPendingWritesAndWait()

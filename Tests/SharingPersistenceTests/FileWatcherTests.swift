@@ -57,8 +57,8 @@ import Testing
     private func reportsWhileWatching(_ paths: [String], with watcher: FileWatcher) -> [String] {
       let reports = Locked<[String]>([])
       withKnownIssue {
-        let stops = paths.map { watcher.watch(path: $0) {} }
-        for stop in stops { stop() }
+        let watches = paths.map { watcher.watch(path: $0) {} }
+        for watch in watches { watch.stop() }
       } matching: { issue in
         reports.withLock { $0.append(issue.description) }
         return true

@@ -23,24 +23,40 @@ import Testing
     }
   }
 
-  /// The bytes are forgotten once no shared value uses the file, even when a released value's
-  /// write lands after it was released.
-  @Test func bytesAreForgottenWhenTheLastSharedValueGoes() {
+  /// Creating and dropping shared values of 100,000 distinct files leaves no record behind.
+  @Test func recordsDoNotPileUpOverDistinctFiles() {
+    let storage = FileStorage.inMemory
+    withDependencies {
+      $0.defaultFileStorage = storage
+    } operation: {
+      for index in 0..<100_000 {
+        let url = URL(fileURLWithPath: "/virtual/\(index).json")
+        @Shared(.fileStorage(url)) var count = 0
+        $count.withLock { $0 = index }
+        storage.simulateExternalWrite(nil, to: url)
+      }
+    }
+    #expect(storage.fileRecordCount == 0)
+  }
+
+  /// The record of a file goes once no key holds it, no write is pending and nobody
+  /// watches it; a released shared value's pending write keeps it until the write lands.
+  @Test func recordIsReleasedWhenNothingNeedsIt() {
+    let storage = FileStorage.inMemory(scheduler: scheduler)
     withDependencies {
       $0.defaultFileStorage = storage
     } operation: {
       do {
         @Shared(.fileStorage(url)) var count = 0
         $count.withLock { $0 = 1 }
-        scheduler.advance()
-        // NB: Watched, the bytes tell the storage's own writes from other programs' changes.
-        #expect(storage.file(at: url).knownBytes == .some(bytes("1")))
         $count.withLock { $0 = 2 }
+        #expect(storage.fileRecordCount == 1)
       }
+      #expect(storage.fileRecordCount == 1)
       scheduler.advance(by: .seconds(1))
     }
     #expect(text(storage.contents(of: url)) == "2")
-    #expect(storage.file(at: url).knownBytes == nil)
+    #expect(storage.fileRecordCount == 0)
   }
 
   /// Unwatched, the file can change unnoticed: a write of the bytes it last held is not
@@ -70,13 +86,16 @@ import Testing
   /// of it, ends up both in the file and in the shared value.
   @Test(arguments: [Duration.zero, .seconds(1)])
   func changeMadeDuringAPlaybackReachesTheFileAndTheValue(throttle: Duration) {
+    // NB: Not the suite's file, which its key holds with the storage's throttle.
+    let url = URL(fileURLWithPath: "/virtual/playback.json")
     withDependencies {
       $0.defaultFileStorage = storage
     } operation: {
       let shared = Locked<Shared<Int>?>(nil)
       let hasChanged = Locked(false)
       // NB: Subscribed first, so it hears the external change before the shared value does.
-      let unsubscribe = storage.file(at: url).subscribe { _ in
+      let holder = storage.holder(for: url, throttle: throttle)
+      let unsubscribe = holder.file.subscribe { _ in
         guard !hasChanged.withLock({ $0 }), let count = shared.withLock({ $0 }) else { return }
         hasChanged.withLock { $0 = true }
         count.withLock { $0 = 99 }

@@ -10,7 +10,7 @@
 
 /// A number identifying the calling thread while it runs.
 @inline(__always)
-func currentThreadID() -> UInt {
+package func currentThreadID() -> UInt {
   #if canImport(Glibc)
     return UInt(pthread_self())
   #else

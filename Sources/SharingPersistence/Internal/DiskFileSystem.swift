@@ -92,9 +92,6 @@ struct DiskFileSystem: FileSystemBackend {
       unlink(temporary.path)
       throw error
     }
-    if Self.sweptPaths.withLock({ $0.insert(url.path).inserted }) {
-      Self.removeAbandonedTemporaryFiles(of: url)
-    }
   }
 
   /// Where writes to `url` go: the file its symbolic links lead to, followed one by one, or
@@ -120,14 +117,12 @@ struct DiskFileSystem: FileSystemBackend {
     return String(decoding: buffer[..<count], as: UTF8.self)
   }
 
-  /// The files whose abandoned temporary files this process already removed.
-  private static let sweptPaths = Locked<Set<String>>([])
-
   /// Removes the temporary files of `url` that writes killed before their rename left behind.
   ///
   /// Only files untouched for a minute are removed: a younger one may belong to a write in
   /// progress in another process.
-  private static func removeAbandonedTemporaryFiles(of url: URL) {
+  func removeAbandonedTemporaryFiles(of url: URL) {
+    let url = Self.destination(of: url)
     let directory = url.deletingLastPathComponent()
     let prefix = ".\(url.lastPathComponent)."
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
@@ -154,18 +149,15 @@ struct DiskFileSystem: FileSystemBackend {
     try write(data, to: url)
   }
 
-  func watch(_ url: URL, onChange: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
-    let stopWatchingLink = FileWatcher.shared.watch(path: url.path, onChange: onChange)
+  func watch(_ url: URL, onChange: @escaping @Sendable () -> Void) -> FileWatch {
+    let link = FileWatcher.shared.watch(path: url.path, onChange: onChange)
     let destination = Self.destination(of: url)
-    guard destination.path != url.path else { return stopWatchingLink }
+    guard destination.path != url.path else { return link }
     // NB: Writes through a link replace the file it leads to, in its own directory.
-    let stopWatchingDestination = FileWatcher.shared.watch(
-      path: destination.path,
-      onChange: onChange
-    )
-    return {
-      stopWatchingLink()
-      stopWatchingDestination()
+    let target = FileWatcher.shared.watch(path: destination.path, onChange: onChange)
+    return FileWatch(isActive: link.isActive && target.isActive) {
+      link.stop()
+      target.stop()
     }
   }
 

@@ -19,8 +19,11 @@ protocol FileSystemBackend: Sendable {
   func externalWrite(_ data: Data?, to url: URL) throws
 
   /// Calls `onChange` after the file at `url` may have been written, deleted, renamed over
-  /// or re-created by someone else, until the returned closure is called.
-  func watch(_ url: URL, onChange: @escaping @Sendable () -> Void) -> @Sendable () -> Void
+  /// or re-created by someone else, until the returned watch is stopped.
+  func watch(_ url: URL, onChange: @escaping @Sendable () -> Void) -> FileWatch
+
+  /// Removes the temporary files that writes of `url` killed before their rename left behind.
+  func removeAbandonedTemporaryFiles(of url: URL)
 }
 
 extension FileSystemBackend {

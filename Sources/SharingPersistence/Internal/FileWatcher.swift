@@ -80,20 +80,21 @@ import SharingDependencies
     deinit { if descriptor >= 0 { close(descriptor) } }
 
     /// Calls `onChange` whenever the file at `path` may have changed, until the returned
-    /// closure is called.
-    func watch(path: String, onChange: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+    /// watch is stopped; the watch is active if the kernel accepted it.
+    func watch(path: String, onChange: @escaping @Sendable () -> Void) -> FileWatch {
       guard descriptor >= 0 else {
         report([InotifyFailure(call: "inotify_init1", code: -descriptor, path: nil)])
-        return {}
+        return FileWatch(isActive: false) {}
       }
-      let (id, startsReader, failures) = state.withLock { state in
+      let (id, isBound, startsReader, failures) = state.withLock { state in
         let id = state.nextID
         state.nextID += 1
         state.watches[id] = Watch(path: path, onChange: onChange)
         arm(id, in: &state)
-        let startsReader = !state.isReading && state.watches[id]?.binding != nil
+        let isBound = state.watches[id]?.binding != nil
+        let startsReader = !state.isReading && isBound
         if startsReader { state.isReading = true }
-        return (id, startsReader, state.takeFailures())
+        return (id, isBound, startsReader, state.takeFailures())
       }
       report(failures)
       if startsReader {
@@ -101,7 +102,7 @@ import SharingDependencies
         thread.name = "Sharing.FileWatcher"
         thread.start()
       }
-      return { [self] in
+      return FileWatch(isActive: isBound) { [self] in
         state.withLock { state in
           unbind(id, in: &state)
           state.watches[id] = nil
@@ -259,9 +260,12 @@ import SharingDependencies
 
     private let queue = DispatchQueue(label: "Sharing.FileWatcher")
 
-    func watch(path: String, onChange: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+    /// Calls `onChange` when the file's directory changes, until the watch is stopped.
+    ///
+    /// The watch is never active: writes made in place to the file are not seen.
+    func watch(path: String, onChange: @escaping @Sendable () -> Void) -> FileWatch {
       let descriptor = open((path as NSString).deletingLastPathComponent, O_EVTONLY)
-      guard descriptor >= 0 else { return {} }
+      guard descriptor >= 0 else { return FileWatch(isActive: false) {} }
       let source = SourceBox(
         DispatchSource.makeFileSystemObjectSource(
           fileDescriptor: descriptor,
@@ -272,7 +276,7 @@ import SharingDependencies
       source.base.setEventHandler(handler: onChange)
       source.base.setCancelHandler { close(descriptor) }
       source.base.resume()
-      return { source.base.cancel() }
+      return FileWatch(isActive: false) { source.base.cancel() }
     }
   }
 
@@ -291,8 +295,8 @@ import SharingDependencies
   final class FileWatcher: Sendable {
     static let shared = FileWatcher()
 
-    func watch(path: String, onChange: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
-      {}
+    func watch(path: String, onChange: @escaping @Sendable () -> Void) -> FileWatch {
+      FileWatch(isActive: false) {}
     }
   }
 #endif

@@ -31,14 +31,19 @@ final class InMemoryFileSystem: FileSystemBackend {
     for onChange in watchers { onChange() }
   }
 
-  func watch(_ url: URL, onChange: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+  func watch(_ url: URL, onChange: @escaping @Sendable () -> Void) -> FileWatch {
     let id = state.withLock { state in
       defer { state.nextWatchID += 1 }
       state.watchers[url, default: [:]][state.nextWatchID] = onChange
       return state.nextWatchID
     }
-    return { [self] in
-      state.withLock { _ = $0.watchers[url]?.removeValue(forKey: id) }
+    return FileWatch(isActive: true) { [self] in
+      state.withLock { state in
+        state.watchers[url]?.removeValue(forKey: id)
+        if state.watchers[url]?.isEmpty == true { state.watchers[url] = nil }
+      }
     }
   }
+
+  func removeAbandonedTemporaryFiles(of url: URL) {}
 }

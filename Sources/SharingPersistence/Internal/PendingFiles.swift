@@ -1,4 +1,5 @@
 import Dispatch
+import SharingCore
 import SharingDependencies
 
 /// Files with a write pending or in progress, flushed all at once by
@@ -15,30 +16,30 @@ package final class PendingFiles: Sendable {
     return files
   }()
 
-  private let files = Locked<[ObjectIdentifier: StoredFile]>([:])
+  private let files = Registry<ObjectIdentifier, StoredFile>()
 
   /// Creates an empty set, flushed only when asked: for tests that flush without touching
   /// other tests' files.
   package init() {}
 
   func insert(_ file: StoredFile) {
-    files.withLock { $0[ObjectIdentifier(file)] = file }
+    files.insert(file, for: ObjectIdentifier(file))
   }
 
   func remove(_ file: StoredFile) {
-    files.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(file)) }
+    files.remove(ObjectIdentifier(file), ifIdenticalTo: file)
   }
 
   /// Writes every pending value now, on the calling thread, and calls `done` once every
   /// write pending or in progress at the time of the call has finished.
   package func flush(_ done: @escaping @Sendable () -> Void) {
-    Self.flush(files.withLock { Array($0.values) }, done)
+    Self.flush(files.all, done)
   }
 
   /// Writes every pending value now and waits for the writes in progress, at most for
   /// `timeout` when given.
   package func flushAndWait(timeout: Duration? = nil) {
-    Self.flushAndWait(files.withLock { Array($0.values) }, timeout: timeout)
+    Self.flushAndWait(files.all, timeout: timeout)
   }
 
   /// Writes the pending values of `files` now, on the calling thread, and calls `done` once

@@ -2,16 +2,12 @@ import Foundation
 import SharingCore
 import SharingDependencies
 
-/// Everything ``FileStorage`` knows about one file: the bytes it last saw there, the
-/// throttled write waiting to happen, undecodable bytes to keep, and who watches it.
+/// The record of one file of a ``FileStorage``: runs what ``StoredFileState`` decides, doing
+/// the reads, writes, watching and playback.
 ///
-/// A change made while an external one is played back may reach the shared values before
-/// it, so they would hold the external value while the file gets the change: the write that
-/// carries the change is played back too, once it lands and the playback has ended.
-///
-/// Two locks, always taken in this order: `writeLock` serialises touching the file (writes,
-/// and reads made to detect external changes, so that a read never sees a write half done
-/// relative to `known`); `state` guards the bookkeeping. Neither is held while encoding
+/// Two locks, always taken in this order: `fileAccess` serialises touching the file (writes,
+/// and the reads that tell external changes from ours, so that a read never falls between a
+/// write and its bookkeeping); `state` guards the rules. Neither is held while encoding
 /// values or calling continuations and subscribers.
 final class StoredFile: Sendable {
   let url: URL
@@ -23,112 +19,15 @@ final class StoredFile: Sendable {
   /// on the thread that noticed them.
   private let schedulesPlayback: Bool
   private let pendingFiles: PendingFiles
-  private let writeLock = Locked<UInt64>(0)
-  private let state: Locked<State>
+  private let writeCounts: WriteCounts?
+  /// Removes the record from its storage, if it is still unused.
+  private let release: @Sendable (StoredFile) -> Void
+  /// Whether the abandoned temporary files of earlier writes were removed.
+  private let fileAccess = Locked(false)
+  private let state: Locked<StoredFileState>
 
-  private typealias Subscriber = @Sendable (Result<Data?, any Error>) -> Void
-
-  private struct State {
-    var throttle: WriteThrottle
-    /// The bytes last seen in the file (`.some(nil)`: no file), to tell our own writes from
-    /// external changes and to skip unchanged writes; `nil` when unknown.
-    ///
-    /// Loads and writes record them even when nobody watches: a subscription's first check
-    /// compares the file with them, to play back a change made since the load, but not a
-    /// write of ours landing while the watch starts. They are forgotten when the last
-    /// subscriber leaves. A shared value subscribes for as long as it lives, and until its
-    /// last write lands, so they are only kept past that by keys used on their own. Unwatched,
-    /// the file may change unnoticed: they are trusted to skip a write only while it is
-    /// watched.
-    var known: Data??
-    /// Bytes that failed to decode, kept in a sibling file before the file is overwritten.
-    var undecodable: Data?
-    /// The numbers of the writes taken from the throttle that have not finished.
-    var inFlight: Set<UInt64> = []
-    /// Flushes waiting for every write numbered up to `through` to finish.
-    var flushes: [(through: UInt64, done: @Sendable () -> Void)] = []
-    /// Whether the file is in `pendingFiles`, which it is from a change until it is idle.
-    var isRegistered = false
-    /// The outcome of the latest write, which saves of values never written report, and
-    /// the number of that write.
-    var lastResult: Result<Void, any Error> = .success(())
-    var lastResultSequence: UInt64 = 0
-    var writeCount = 0
-    var encodeCount = 0
-    var nextSubscriberID = 0
-    var subscribers: [Int: Subscriber] = [:]
-    /// Whether the file is watched, or its watch is being set up: while anyone subscribes.
-    var isWatching = false
-    /// Counts the watches set up, so that one whose subscribers left while it was being set
-    /// up is told from the current one.
-    var watchGeneration = 0
-    /// Ends the watch, once it is set up.
-    var stopWatching: (@Sendable () -> Void)?
-    /// Playbacks under way: from dropping the pending write until every subscriber heard.
-    var playbacks = 0
-    /// Set when a change is saved during a playback: writes numbered after this carry it,
-    /// and the first to land is played back.
-    var echoesWritesAfter: UInt64?
-    /// The bytes of such a write that landed during a playback, played back when it ends.
-    var echo: Data?
-
-    var sortedSubscribers: [Subscriber] {
-      subscribers.sorted { $0.key < $1.key }.map(\.value)
-    }
-
-    var isIdle: Bool { inFlight.isEmpty && throttle.pending == nil }
-
-    /// Notes a change saved during a playback, whose write must be played back.
-    mutating func noteChangeDuringPlayback() {
-      guard playbacks > 0, echoesWritesAfter == nil else { return }
-      echoesWritesAfter = throttle.sequence
-    }
-
-    /// Adds the file to `pendingFiles` unless it is there already.
-    mutating func register(_ file: StoredFile, in pendingFiles: PendingFiles) {
-      guard !isRegistered else { return }
-      isRegistered = true
-      pendingFiles.insert(file)
-    }
-
-    /// Removes the file from `pendingFiles` once it is idle.
-    mutating func unregisterIfIdle(_ file: StoredFile, from pendingFiles: PendingFiles) {
-      guard isRegistered, isIdle else { return }
-      isRegistered = false
-      pendingFiles.remove(file)
-    }
-
-    /// The playback a landed write calls for, if it carries a change saved during a playback:
-    /// at once, counted in `playbacks`, or when the playback under way ends.
-    mutating func echo(
-      of ticket: WriteThrottle.Ticket,
-      written encoded: Result<Data, any Error>,
-      result: Result<Void, any Error>
-    ) -> (Data, [Subscriber])? {
-      guard
-        let after = echoesWritesAfter, ticket.sequence > after,
-        case .success = result, case .success(let data) = encoded
-      else { return nil }
-      echoesWritesAfter = nil
-      guard playbacks == 0 else {
-        echo = data
-        return nil
-      }
-      playbacks += 1
-      return (data, sortedSubscribers)
-    }
-
-    /// Removes and returns the flushes that no unfinished write holds up.
-    mutating func finishedFlushes() -> [@Sendable () -> Void] {
-      guard !flushes.isEmpty else { return [] }
-      let oldest = inFlight.min() ?? .max
-      let (finished, waiting) = (
-        flushes.filter { $0.through < oldest }, flushes.filter { $0.through >= oldest }
-      )
-      flushes = waiting
-      return finished.map(\.done)
-    }
-  }
+  /// The number of file records alive in the process.
+  static let liveCount = Locked(0)
 
   init(
     url: URL,
@@ -136,7 +35,9 @@ final class StoredFile: Sendable {
     scheduler: any WriteScheduler,
     throttle: Duration,
     schedulesPlayback: Bool,
-    pendingFiles: PendingFiles
+    pendingFiles: PendingFiles,
+    writeCounts: WriteCounts?,
+    release: @escaping @Sendable (StoredFile) -> Void
   ) {
     self.url = url
     self.backend = backend
@@ -144,143 +45,112 @@ final class StoredFile: Sendable {
     self.throttle = throttle
     self.schedulesPlayback = schedulesPlayback
     self.pendingFiles = pendingFiles
-    self.state = Locked(State(throttle: WriteThrottle(interval: throttle)))
+    self.writeCounts = writeCounts
+    self.release = release
+    self.state = Locked(StoredFileState(url: url, interval: throttle))
+    Self.liveCount.withLock { $0 += 1 }
   }
 
-  /// The number of times the file was written.
-  var writeCount: Int { state.withLock(\.writeCount) }
+  deinit {
+    Self.liveCount.withLock { $0 -= 1 }
+  }
 
-  /// The number of times a value was encoded to be written to the file.
-  var encodeCount: Int { state.withLock(\.encodeCount) }
+  // MARK: Holders
 
-  /// The bytes known to be in the file, if any are kept.
-  var knownBytes: Data?? { state.withLock(\.known) }
+  /// Counts a key holding the record, with its interval between throttled writes (`nil`
+  /// for the storage's); returns what to run once the storage's lock is released.
+  func holderAdded(interval: Duration?) -> [StoredFileState.Effect] {
+    state.withLock { $0.holderAdded(interval: interval ?? throttle) }
+  }
+
+  func holderRemoved() {
+    run(state.withLock { $0.holderRemoved() })
+  }
+
+  /// Whether the record may leave its storage, which then gives it no more holders.
+  func confirmRelease() -> Bool {
+    state.withLock { $0.confirmRelease() }
+  }
 
   // MARK: Reading
 
-  /// Reads the file.
+  /// Reads the file, once this program's writes to it, pending or in flight, have landed.
   func load() throws -> Data? {
-    // NB: Read under the write lock, as changes are: never halfway through our own write.
-    try writeLock.withLock { _ in
-      let data = try backend.contents(of: url)
-      state.withLock { state in
-        if state.isIdle { state.known = .some(data) }
-      }
-      return data
+    // NB: The program's own writes are newer than the file: a value read without them
+    //     would take the shared value back.
+    if !state.withLock(\.isIdle) {
+      let landed = DispatchSemaphore(value: 0)
+      flush { landed.signal() }
+      landed.wait()
     }
+    let thread = currentThreadID()
+    let (read, effects) = fileAccess.withLock { _ in
+      let read = Result { try backend.contents(of: url) }
+      return (read, state.withLock { $0.fileRead(read, verifying: nil, thread: thread) })
+    }
+    run(effects)
+    return try read.get()
   }
 
-  /// Marks the bytes in the file as undecodable, so that they are kept before the file is
+  /// Marks the bytes read from the file as undecodable, to keep them before it is
   /// overwritten.
   func markUndecodable(_ data: Data) {
-    state.withLock { $0.undecodable = data }
+    state.withLock { $0.undecodable(data) }
   }
 
-  /// Marks the file as decodable again: nothing needs keeping.
+  /// Marks the bytes read from the file as decodable: nothing needs keeping.
   func markDecodable() {
-    state.withLock { $0.undecodable = nil }
+    state.withLock { $0.decodable() }
   }
 
   // MARK: Watching
 
-  /// Calls `onChange` with the file's new contents whenever something else changes it.
-  func subscribe(
-    _ onChange: @escaping @Sendable (Result<Data?, any Error>) -> Void
-  ) -> @Sendable () -> Void {
-    let (id, generation) = state.withLock { state -> (Int, Int?) in
-      defer { state.nextSubscriberID += 1 }
-      state.subscribers[state.nextSubscriberID] = onChange
-      guard !state.isWatching else { return (state.nextSubscriberID, nil) }
-      state.isWatching = true
-      state.watchGeneration += 1
-      return (state.nextSubscriberID, state.watchGeneration)
-    }
-    let unsubscribe: @Sendable () -> Void = { [self] in
-      let stop = state.withLock { state -> (@Sendable () -> Void)? in
-        state.subscribers[id] = nil
-        guard state.subscribers.isEmpty, state.isWatching else { return nil }
-        state.isWatching = false
-        // NB: Unwatched, the file may change unnoticed: what it holds is unknown again.
-        state.known = nil
-        defer { state.stopWatching = nil }
-        return state.stopWatching
-      }
-      stop?()
-    }
-    guard let generation else { return unsubscribe }
-    // NB: Set up without the lock: the backend may report that it cannot watch.
-    let stop = backend.watch(url) { [weak self] in
+  /// Calls `onChange` with the file's new contents whenever something else changes it, until
+  /// the returned closure is called.
+  func subscribe(_ onChange: @escaping FileSubscriber) -> @Sendable () -> Void {
+    let (id, effects) = state.withLock { $0.subscribed(onChange) }
+    run(effects)
+    return { [self] in run(state.withLock { $0.unsubscribed(id) }) }
+  }
+
+  private func startWatching(generation: Int) {
+    // NB: Started without the lock: the backend may report that it cannot watch.
+    let watch = backend.watch(url) { [weak self] in
       guard let self else { return }
-      guard schedulesPlayback else { return fileMayHaveChanged() }
-      scheduler.schedule(after: .zero) { [weak self] in self?.fileMayHaveChanged() }
+      guard schedulesPlayback else { return checkFile(verifying: nil) }
+      scheduler.schedule(after: .zero) { [weak self] in self?.checkFile(verifying: nil) }
     }
-    let isCurrent = state.withLock { state in
-      guard state.isWatching, state.watchGeneration == generation else { return false }
-      state.stopWatching = stop
-      return true
-    }
-    guard isCurrent else {
-      stop()
-      return unsubscribe
-    }
-    // NB: The file may have changed between being loaded and being watched.
-    fileMayHaveChanged()
-    return unsubscribe
+    run(state.withLock { $0.watchStarted(generation: generation, watch) })
   }
 
-  private func fileMayHaveChanged() {
-    // NB: Read under the write lock: a read racing our own write could otherwise see the old
-    //     bytes after 'known' was updated, and play an outdated value back.
-    let (result, subscribers, discarded) = writeLock.withLock { written in
-      let result = Result { try backend.contents(of: url) }
-      return state.withLock {
-        state -> (Result<Data?, any Error>, [Subscriber]?, [SaveContinuation]) in
-        guard state.stopWatching != nil else { return (result, nil, []) }
-        if case .success(let data) = result {
-          guard state.known != .some(data) else { return (result, nil, []) }
-          state.known = .some(data)
-        } else {
-          state.known = nil
-        }
-        // NB: A write of ours, taken before the change and waiting for this lock, lands
-        //     after it: the file ends up holding our value, which the shared values already
-        //     hold, so playing the change back would leave them behind the file.
-        guard state.throttle.sequence <= written else { return (result, nil, []) }
-        // NB: The file changed after the pending value was set: the newer, external value
-        //     wins, rather than being overwritten by the older one.
-        let discarded = state.throttle.discardPending()
-        state.echoesWritesAfter = nil
-        state.unregisterIfIdle(self, from: pendingFiles)
-        state.playbacks += 1
-        return (result, state.sortedSubscribers, discarded)
-      }
+  private func checkFile(verifying generation: Int?) {
+    let thread = currentThreadID()
+    // NB: Read under the file's lock: a read racing our own write could otherwise see the
+    //     old bytes after the write was recorded, and play an outdated value back.
+    let effects = fileAccess.withLock { _ in
+      let read = Result { try backend.contents(of: url) }
+      return state.withLock { $0.fileRead(read, verifying: generation, thread: thread) }
     }
-    for continuation in discarded { continuation.resume() }
-    if let subscribers { playBack(result, to: subscribers) }
+    run(effects)
   }
 
-  /// Calls the subscribers of a playback already counted in `playbacks`, then plays back the
-  /// write of a change saved meanwhile, if it landed.
-  private func playBack(_ result: Result<Data?, any Error>, to subscribers: [Subscriber]) {
-    var (result, subscribers) = (result, subscribers)
-    while true {
-      for subscriber in subscribers { subscriber(result) }
-      let echo = state.withLock { state -> (Data, [Subscriber])? in
-        state.playbacks -= 1
-        guard state.playbacks == 0, let echo = state.echo else { return nil }
-        state.echo = nil
-        state.playbacks += 1
-        return (echo, state.sortedSubscribers)
+  /// Delivers a playback, then those this thread produced meanwhile, if they are the newest.
+  private func deliver(_ playback: Playback) {
+    let thread = currentThreadID()
+    var next: Playback? = playback
+    while let playback = next {
+      for subscriber in playback.subscribers { subscriber(playback.result) }
+      next = nil
+      for effect in state.withLock({ $0.playbackFinished(thread: thread) }) {
+        if case .playBack(.deliver(let own)) = effect { next = own } else { run([effect]) }
       }
-      guard let echo else { return }
-      (result, subscribers) = (.success(echo.0), echo.1)
     }
   }
 
   // MARK: Writing
 
-  /// Saves a value: at once for ``SaveContext/userInitiated`` and for changes with a zero
-  /// interval, throttled for other ``SaveContext/didSet`` changes.
+  /// Saves a value: at once for ``SaveContext/userInitiated``, for changes with a zero
+  /// interval and for the first change after a quiet period; throttled for other changes.
   ///
   /// - Parameters:
   ///   - encode: Makes the bytes to write; only called if the value is written.
@@ -293,101 +163,127 @@ final class StoredFile: Sendable {
   ) {
     let write = PendingWrite(encode: encode, continuations: [continuation])
     let now = scheduler.now()
-    if context == .userInitiated || (interval ?? throttle) == .zero {
-      let ticket = state.withLock { state in
-        state.noteChangeDuringPlayback()
-        let ticket = state.throttle.takeImmediate(write, now: now)
-        state.inFlight.insert(ticket.sequence)
-        // NB: Registered too, so that program-wide flushes (and the one at exit) wait for it.
-        state.register(self, in: pendingFiles)
-        return ticket
+    let immediate = context == .userInitiated || (interval ?? throttle) == .zero
+    run(
+      state.withLock {
+        $0.saveRequested(write, immediate: immediate, interval: interval, now: now)
       }
-      return perform(ticket)
-    }
-    let (enqueued, lastResult) = state.withLock { state in
-      state.noteChangeDuringPlayback()
-      defer { state.register(self, in: pendingFiles) }
-      return (state.throttle.enqueue(write, now: now, interval: interval), state.lastResult)
-    }
-    // NB: A replaced value is never written: its saves end with what the file last saw,
-    //     so that a failed write's error stays until a later write succeeds.
-    for continuation in enqueued.superseded { continuation.resume(with: lastResult) }
-    guard let delay = enqueued.delay else { return }
-    scheduler.schedule(after: delay) { [self] in
-      let ticket = state.withLock { state in
-        let ticket = state.throttle.takeScheduled(now: scheduler.now())
-        if let ticket { state.inFlight.insert(ticket.sequence) }
-        return ticket
-      }
-      if let ticket { perform(ticket) }
-    }
+    )
   }
 
   /// Writes the pending value now, if any, on the calling thread, then calls `done` once
   /// every write taken before has finished.
   func flush(_ done: @escaping @Sendable () -> Void) {
-    let (ticket, through) = state.withLock { state in
-      let ticket = state.throttle.takePending(now: scheduler.now())
-      if let ticket { state.inFlight.insert(ticket.sequence) }
-      return (ticket, state.throttle.sequence)
-    }
-    if let ticket { perform(ticket) }
-    let isDone = state.withLock { state in
-      guard state.inFlight.contains(where: { $0 <= through }) else { return true }
-      state.flushes.append((through, done))
-      return false
-    }
-    if isDone { done() }
+    let now = scheduler.now()
+    run(state.withLock { $0.flushRequested(now: now, done: done) })
   }
 
-  private func perform(_ ticket: WriteThrottle.Ticket) {
+  private func write(_ ticket: WriteThrottle.Ticket) {
     // NB: Encoded here, outside every lock, and only for a value that is written: values
     //     superseded while the throttle waited were never encoded.
     let encoded = Result { try ticket.write.encode() }
-    let result = Result {
-      try writeLock.withLock { written in
-        // NB: Counted even if encoding failed: no write of this ticket is coming.
-        defer { written = max(written, ticket.sequence) }
-        let data = try encoded.get()
-        // NB: A newer value was written while this one was being encoded.
-        guard ticket.sequence > written else { return }
-        try replaceContents(with: data)
+    let thread = currentThreadID()
+    let (wrote, effects) = fileAccess.withLock { hasRemovedTemporaryFiles in
+      var (result, wrote, effects) = (Result<Void, any Error>.success(()), false, [Effect]())
+      switch encoded {
+      case .failure(let error):
+        result = .failure(error)
+      case .success(let data):
+        (result, wrote, effects) = replaceContents(with: data, for: ticket, thread: thread)
+        if wrote, !hasRemovedTemporaryFiles {
+          hasRemovedTemporaryFiles = true
+          backend.removeAbandonedTemporaryFiles(of: url)
+        }
       }
-    }
-    let (flushes, echo) = state.withLock { state in
-      state.encodeCount += 1
-      if ticket.sequence > state.lastResultSequence {
-        (state.lastResult, state.lastResultSequence) = (result, ticket.sequence)
+      let finished = state.withLock {
+        $0.writeFinished(
+          ticket,
+          bytes: try? encoded.get(),
+          wrote: wrote,
+          result: result,
+          thread: thread
+        )
       }
-      state.inFlight.remove(ticket.sequence)
-      state.unregisterIfIdle(self, from: pendingFiles)
-      return (state.finishedFlushes(), state.echo(of: ticket, written: encoded, result: result))
+      return (wrote, finished + effects)
     }
-    for continuation in ticket.write.continuations { continuation.resume(with: result) }
-    for done in flushes { done() }
-    if let (data, subscribers) = echo { playBack(.success(data), to: subscribers) }
+    writeCounts?.record(url, wrote: wrote)
+    run(effects)
   }
 
-  /// Writes the file, keeping undecodable bytes first, unless it is watched and already holds
-  /// these bytes. Called with the write lock held.
-  private func replaceContents(with data: Data) throws {
-    let (known, undecodable, isWatching) = state.withLock {
-      ($0.known, $0.undecodable, $0.isWatching)
+  /// Writes the file as the rules decide, keeping bytes aside first if asked. Called with the
+  /// file's lock held.
+  private func replaceContents(
+    with data: Data,
+    for ticket: WriteThrottle.Ticket,
+    thread: UInt
+  ) -> (Result<Void, any Error>, wrote: Bool, [Effect]) {
+    var effects: [Effect] = []
+    let decision =
+      state.withLock { $0.writeDecision(for: data, sequence: ticket.sequence) }
+      ?? {
+        let read = Result { try backend.contents(of: url) }
+        let (decision, checked) = state.withLock {
+          $0.fileCheckedBeforeWriting(read, sequence: ticket.sequence, data: data, thread: thread)
+        }
+        effects = checked
+        return decision
+      }()
+    switch decision {
+    case .skip:
+      return (.success(()), false, effects)
+    case .fail(let error):
+      return (.failure(error), false, effects)
+    case .write(let keepingAside):
+      do {
+        if let keepingAside { try CorruptFile.preserve(keepingAside, of: url, in: backend) }
+        try backend.write(data, to: url)
+        return (.success(()), true, effects)
+      } catch {
+        return (.failure(error), false, effects)
+      }
     }
-    if let undecodable {
-      try CorruptFile.preserve(undecodable, of: url, in: backend)
-      state.withLock { $0.undecodable = nil }
-    } else if isWatching && known == .some(data) {
-      return
-    }
-    // NB: Known before the write lands, so that a watch started meanwhile hears it as ours.
-    state.withLock { $0.known = .some(data) }
-    do {
-      try backend.write(data, to: url)
-      state.withLock { $0.writeCount += 1 }
-    } catch {
-      state.withLock { $0.known = known }
-      throw error
+  }
+
+  // MARK: Effects
+
+  typealias Effect = StoredFileState.Effect
+
+  /// Runs effects in order, with no lock held.
+  func run(_ effects: [Effect]) {
+    for effect in effects {
+      switch effect {
+      case .write(let ticket):
+        write(ticket)
+      case .scheduleWrite(let delay):
+        scheduler.schedule(after: delay) { [self] in
+          let now = scheduler.now()
+          run(state.withLock { $0.scheduledTimeCame(now: now) })
+        }
+      case .resume(let continuations, let result):
+        for continuation in continuations { continuation.resume(with: result) }
+      case .finishFlushes(let flushes):
+        for done in flushes { done() }
+      case .registerPending:
+        pendingFiles.insert(self)
+      case .unregisterPending:
+        pendingFiles.remove(self)
+      case .startWatching(let generation):
+        startWatching(generation: generation)
+      case .stopWatching(let watch):
+        watch.stop()
+      case .checkFile(let generation):
+        checkFile(verifying: generation)
+      case .playBack(.deliver(let playback)):
+        deliver(playback)
+      case .playBack(.wait(let turn)):
+        if let playback = turn.wait() { deliver(playback) }
+      case .playBack(.hand(let turn, let playback)):
+        turn.hand(playback)
+      case .release:
+        release(self)
+      case .report(let message):
+        reportIssue(message)
+      }
     }
   }
 }

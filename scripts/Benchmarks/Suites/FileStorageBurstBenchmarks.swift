@@ -49,7 +49,7 @@ private let burstLength = 10_000
 /// Makes `burstLength` changes to a document on a new file, then writes what is pending.
 private func burst() -> (writes: Int, encodes: Int) {
   let url = makeBenchmarkDirectory("burst").appendingPathComponent("document.json")
-  let storage = FileStorage.fileSystem(throttle: .seconds(1))
+  let storage = FileStorage.fileSystem(throttle: .seconds(1)).countingWrites()
   let items = makeItems(count: 200)
   withDependencies {
     $0.defaultFileStorage = storage
