@@ -17,17 +17,19 @@ import SharingDependencies
 /// ```
 ///
 /// - A missing or empty file gives the default value.
-/// - Changes are written in the background: the first change after a quiet second at once,
-///   later ones at most once per second (or per the key's own interval, given by
+/// - The first change after a quiet second is written before `withLock` returns; later ones
+///   in the background, at most once per second (or per the key's own interval, given by
 ///   `throttle:`), the latest value always written. ``/SharingCore/Shared/save()`` writes at
 ///   once; ``flushPendingWrites()`` writes every pending value; pending writes are flushed when
 ///   the program exits normally. Each write replaces the file atomically, and is skipped when
-///   the file already holds the same bytes. See <doc:Durability>.
+///   the watched file already holds the same bytes. See <doc:Durability>.
 /// - Changes made to the file by another program (written, deleted, renamed over,
 ///   re-created) are played back; a deleted file gives the default value again.
 /// - A file that cannot be decoded sets ``/SharingCore/Shared/loadError`` and leaves the default
 ///   value in memory. Its bytes are kept in a sibling file, `<name>.corrupt-<UTC timestamp>`,
 ///   before the file is next written.
+/// - A file that exists but cannot be read is never overwritten: writes fail until it can be
+///   read or is removed.
 /// - A failed write sets ``/SharingCore/Shared/saveError``; the value in memory is kept.
 public struct FileStorageKey<Value: Sendable>: SharedKey {
   let storage: FileStorage
@@ -59,7 +61,11 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
 
   /// Reads and decodes the file, once this program's pending writes to it have landed.
   public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
-    continuation.resume(with: Result { try file.load() }.flatMap { decoded($0) })
+    continuation.resume(
+      with: Result { try file.load() }.flatMap {
+        decoded($0, writeBack: { continuation.writeBackFinished($0) })
+      }
+    )
   }
 
   /// Plays back changes made to the file by anything else.
@@ -68,7 +74,7 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
     subscriber: SharedSubscriber<Value>
   ) -> SharedSubscription {
     let cancel = file.subscribe { result in
-      subscriber.yield(with: result.flatMap { decoded($0) })
+      subscriber.yield(with: result.flatMap { decoded($0, writeBack: { _ in }) })
     }
     return SharedSubscription(cancel)
   }
@@ -84,7 +90,11 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
     )
   }
 
-  private func decoded(_ data: Data?) -> Result<Value?, any Error> {
+  /// - Parameter writeBack: Told how writing back a migrated value went.
+  private func decoded(
+    _ data: Data?,
+    writeBack: @escaping @Sendable (Result<Void, any Error>) -> Void
+  ) -> Result<Value?, any Error> {
     guard let data, !FileContents.holdsNoValue(data) else {
       file.markDecodable()
       return .success(nil)
@@ -100,7 +110,7 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
         file.save(
           { [encode] in try encode(value) },
           context: .userInitiated,
-          continuation: SaveContinuation(self.description) { _ in }
+          continuation: SaveContinuation(self.description, callback: writeBack)
         )
         return .success(value)
       }

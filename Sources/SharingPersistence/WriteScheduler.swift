@@ -11,8 +11,7 @@
 ///   $0.defaultFileStorage = .fileSystem(scheduler: scheduler)
 /// } operation: {
 ///   @Shared(.fileStorage(url)) var count = 0
-///   $count.withLock { $0 += 1 }
-///   scheduler.advance()                     // the first change is written at once
+///   $count.withLock { $0 += 1 }             // the first change is written at once
 ///   $count.withLock { $0 += 1 }
 ///   scheduler.advance(by: .seconds(1))      // the next one a second after the first
 /// }

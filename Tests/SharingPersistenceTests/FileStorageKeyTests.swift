@@ -148,6 +148,17 @@ import Testing
     #expect($count.description == "Shared<Int>(.fileStorage(file:///virtual/settings.json))")
   }
 
+  /// One file with two throttles is a programmer error, reported once, naming both.
+  @Test func oneFileWithTwoThrottlesIsReportedOnce() {
+    @Shared(.fileStorage(url)) var count = 0
+    withKnownIssue {
+      @Shared(.fileStorage(url, throttle: .seconds(5))) var slow = 0
+      @Shared(.fileStorage(url, throttle: .seconds(5))) var alsoSlow = 0
+    } matching: {
+      $0.description.contains("two throttles: 0.0 seconds and 5.0 seconds")
+    }
+  }
+
   /// The bytes older swift-sharing versions wrote to create a file before watching it hold no
   /// value.
   @Test func swiftSharingStubIsNoValue() {

@@ -279,6 +279,24 @@ import Testing
   let url = URL(fileURLWithPath: "/virtual/todos.json")
   @Dependency(\.defaultFileStorage) var storage
 
+  /// A migrated value that cannot be written back is a save error; it stays in memory.
+  @Test func aFailedWriteBackSetsSaveError() {
+    struct Refused: Error {}
+    storage.simulateExternalWrite(bytes("old"), to: url)
+    let key = FileStorageKey<String>.fileStorage(
+      url,
+      version: 2,
+      migrations: [.from(1) { String(decoding: $0, as: UTF8.self) + " migrated" }],
+      decode: { String(decoding: $0, as: UTF8.self) },
+      encode: { _ in throw Refused() }
+    )
+    @Shared(key) var text = ""
+    #expect(text == "old migrated")
+    #expect($text.loadError == nil)
+    #expect($text.saveError is Refused)
+    #expect(storage.contents(of: url) == bytes("old"))
+  }
+
   @Test func anOldVersionWrittenByAnotherProgramIsMigratedAndWrittenBack() {
     let key = FileStorageKey<[Todo]>.fileStorage(
       url,

@@ -59,6 +59,26 @@ import Testing
     #expect(storage.fileRecordCount == 0)
   }
 
+  /// A key created while a change waits for the throttle, after every shared value of the
+  /// file went, starts from that change rather than from the file's older content.
+  @Test func keyCreatedWhileAWriteIsPendingStartsFromIt() async throws {
+    await save(1, context: .didSet)
+    await save(2, context: .didSet)
+    #expect(text(storage.contents(of: url)) == "1")
+    let other: FileStorageKey<Int> = withDependencies {
+      $0.defaultFileStorage = storage
+    } operation: {
+      .fileStorage(url)
+    }
+    let loaded = await withCheckedContinuation { loaded in
+      other.load(
+        context: .initialValue(0),
+        continuation: LoadContinuation("load") { loaded.resume(returning: $0) }
+      )
+    }
+    #expect(try loaded.get() == 2)
+  }
+
   /// Unwatched, the file can change unnoticed: a write of the bytes it last held is not
   /// skipped as if they were still there.
   @Test func writeAfterAnUnnoticedChangeIsNotSkipped() async {
@@ -114,11 +134,11 @@ import Testing
   }
 
   /// Saves through the key alone, without a shared value, so nobody watches the file.
-  private func save(_ value: Int) async {
+  private func save(_ value: Int, context: SaveContext = .userInitiated) async {
     await withCheckedContinuation { saved in
       key.save(
         value,
-        context: .userInitiated,
+        context: context,
         continuation: SaveContinuation("save") { _ in
           saved.resume()
         }

@@ -64,7 +64,10 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
         context: .initialValue(initialValue),
         // NB: The description captures the key, not 'self': a continuation a key keeps
         //     must not keep the reference (and so its subscription) alive.
-        continuation: LoadContinuation(String(reflecting: key)) { [weak self] result in
+        continuation: LoadContinuation(
+          String(reflecting: key),
+          writeBack: { [weak self] in self?.finishSave($0) }
+        ) { [weak self] result in
           self?.finishLoad(result, resetsToInitialValue: false)
         }
       )
@@ -220,7 +223,10 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
     try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
       key.load(
         context: .userInitiated,
-        continuation: LoadContinuation(description) { [weak self] result in
+        continuation: LoadContinuation(
+          description,
+          writeBack: { [weak self] in self?.finishSave($0) }
+        ) { [weak self] result in
           // NB: A user-initiated load that finds nothing keeps the current value.
           self?.finishLoad(result, resetsToInitialValue: false)
           waiter.resume(with: result.map { _ in () })

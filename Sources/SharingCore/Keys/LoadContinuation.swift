@@ -5,6 +5,7 @@
 /// > value (the current value is kept), so that nothing waiting on it hangs.
 public struct LoadContinuation<Value>: Sendable {
   private let resumption: Resumption<Result<Value?, any Error>>
+  private let writeBack: (@Sendable (Result<Void, any Error>) -> Void)?
 
   /// Creates a continuation that calls `callback` with the result of a load, for example to
   /// unit-test a key:
@@ -24,12 +25,28 @@ public struct LoadContinuation<Value>: Sendable {
     _ description: @autoclosure @escaping @Sendable () -> String = "A load",
     callback: @escaping @Sendable (Result<Value?, any Error>) -> Void
   ) {
+    self.init(description(), writeBack: nil, callback: callback)
+  }
+
+  /// A continuation that is also told how writing back what the load read went.
+  package init(
+    _ description: @autoclosure @escaping @Sendable () -> String,
+    writeBack: (@Sendable (Result<Void, any Error>) -> Void)?,
+    callback: @escaping @Sendable (Result<Value?, any Error>) -> Void
+  ) {
     self.resumption = Resumption(
       name: "LoadContinuation",
       description: description,
       fallback: .success(nil),
       callback: callback
     )
+    self.writeBack = writeBack
+  }
+
+  /// Tells the loading value how writing back what the load read went, as a save would: a
+  /// key that migrates a stored value writes it back, and a failure is a save error.
+  package func writeBackFinished(_ result: Result<Void, any Error>) {
+    writeBack?(result)
   }
 
   /// Resumes with a loaded value.

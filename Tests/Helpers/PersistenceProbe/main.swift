@@ -9,6 +9,7 @@
 //
 // Crash safety (CrashModes.swift): file-write-loop, file-pending.
 // Fuzzing the decode path (Fuzzing.swift): fuzz-decode.
+// A file its user cannot read (UnreadableModes.swift): file-unreadable.
 // Two processes (ConvergenceModes.swift): file-pingpong, defaults-pingpong, file-burst,
 // defaults-burst.
 // Measuring (IdleModes.swift): defaults-idle.
@@ -86,6 +87,9 @@ case ("fuzz-decode", 4):
     iterations: Int(arguments[2]) ?? 0,
     directory: arguments[3]
   )
+
+case ("file-unreadable", 2):
+  await unreadableFile(path: arguments[1])
 
 default:
   fail("Unknown command: \(arguments)")
