@@ -19,7 +19,11 @@ import Testing
 
   @Test mutating func laterChangesWaitForTheIntervalAndOnlyTheLastIsKept() throws {
     let resumed = Locked<[String]>([])
-    try land(try #require(takenWrite(file.saveRequested(write("1"), immediate: false, interval: nil, now: .zero))))
+    try land(
+      try #require(
+        takenWrite(file.saveRequested(write("1"), immediate: false, interval: nil, now: .zero))
+      )
+    )
     let second = file.saveRequested(
       write("2", resumed),
       immediate: false,
@@ -44,22 +48,50 @@ import Testing
   }
 
   @Test mutating func anOlderWriteIsNotWrittenAfterANewerOne() throws {
-    let older = try #require(takenWrite(file.saveRequested(write("1"), immediate: true, interval: nil, now: .zero)))
-    let newer = try #require(takenWrite(file.saveRequested(write("2"), immediate: true, interval: nil, now: .zero)))
-    _ = file.writeFinished(newer, bytes: bytes("2"), wrote: true, result: .success(()), thread: thread)
+    let older = try #require(
+      takenWrite(file.saveRequested(write("1"), immediate: true, interval: nil, now: .zero))
+    )
+    let newer = try #require(
+      takenWrite(file.saveRequested(write("2"), immediate: true, interval: nil, now: .zero))
+    )
+    _ = file.writeFinished(
+      newer,
+      bytes: bytes("2"),
+      wrote: true,
+      result: .success(()),
+      thread: thread
+    )
     #expect(decision(file.writeDecision(for: bytes("1"), sequence: older.sequence)) == "skip")
   }
 
   @Test mutating func flushWritesThePendingValueAndWaitsForWritesInFlight() throws {
-    let inFlight = try #require(takenWrite(file.saveRequested(write("1"), immediate: false, interval: nil, now: .zero)))
+    let inFlight = try #require(
+      takenWrite(file.saveRequested(write("1"), immediate: false, interval: nil, now: .zero))
+    )
     _ = file.saveRequested(write("2"), immediate: false, interval: nil, now: .zero)
     let flushed = Locked(false)
     let flush = file.flushRequested(now: .zero) { flushed.withLock { $0 = true } }
     let pending = try #require(takenWrite(flush))
     #expect(names(flush) == ["write 2"])
-    run(file.writeFinished(pending, bytes: bytes("2"), wrote: true, result: .success(()), thread: thread))
+    run(
+      file.writeFinished(
+        pending,
+        bytes: bytes("2"),
+        wrote: true,
+        result: .success(()),
+        thread: thread
+      )
+    )
     #expect(!flushed.withLock { $0 })
-    run(file.writeFinished(inFlight, bytes: bytes("1"), wrote: false, result: .success(()), thread: thread))
+    run(
+      file.writeFinished(
+        inFlight,
+        bytes: bytes("1"),
+        wrote: false,
+        result: .success(()),
+        thread: thread
+      )
+    )
     #expect(flushed.withLock { $0 })
   }
 
@@ -120,9 +152,20 @@ import Testing
 
   @Test mutating func undecodableBytesAreKeptAsideBeforeTheNextWrite() throws {
     file.undecodable(bytes("oops"))
-    let ticket = try #require(takenWrite(file.saveRequested(write("1"), immediate: true, interval: nil, now: .zero)))
-    #expect(decision(file.writeDecision(for: bytes("1"), sequence: ticket.sequence)) == "write, keeping aside oops")
-    _ = file.writeFinished(ticket, bytes: bytes("1"), wrote: true, result: .success(()), thread: thread)
+    let ticket = try #require(
+      takenWrite(file.saveRequested(write("1"), immediate: true, interval: nil, now: .zero))
+    )
+    #expect(
+      decision(file.writeDecision(for: bytes("1"), sequence: ticket.sequence))
+        == "write, keeping aside oops"
+    )
+    _ = file.writeFinished(
+      ticket,
+      bytes: bytes("1"),
+      wrote: true,
+      result: .success(()),
+      thread: thread
+    )
     #expect(decision(file.writeDecision(for: bytes("2"), sequence: 2)) == "write")
   }
 
@@ -130,7 +173,11 @@ import Testing
 
   @Test mutating func anExternalChangeDropsThePendingWriteAndIsPlayedBack() throws {
     _ = try subscribe()
-    try land(try #require(takenWrite(file.saveRequested(write("1"), immediate: false, interval: nil, now: .zero))))
+    try land(
+      try #require(
+        takenWrite(file.saveRequested(write("1"), immediate: false, interval: nil, now: .zero))
+      )
+    )
     let resumed = Locked<[String]>([])
     _ = file.saveRequested(write("2", resumed), immediate: false, interval: nil, now: .zero)
     let effects = file.fileRead(.success(bytes("9")), verifying: nil, thread: thread)
@@ -142,14 +189,20 @@ import Testing
 
   @Test mutating func anExternalChangeUnderAWriteInFlightIsNotPlayedBack() throws {
     _ = try subscribe()
-    _ = try #require(takenWrite(file.saveRequested(write("1"), immediate: true, interval: nil, now: .zero)))
+    _ = try #require(
+      takenWrite(file.saveRequested(write("1"), immediate: true, interval: nil, now: .zero))
+    )
     let effects1 = file.fileRead(.success(bytes("9")), verifying: nil, thread: thread)
     #expect(names(effects1) == [])
   }
 
   @Test mutating func ourOwnWriteIsNotPlayedBack() throws {
     _ = try subscribe()
-    try land(try #require(takenWrite(file.saveRequested(write("1"), immediate: true, interval: nil, now: .zero))))
+    try land(
+      try #require(
+        takenWrite(file.saveRequested(write("1"), immediate: true, interval: nil, now: .zero))
+      )
+    )
     let effects2 = file.fileRead(.success(bytes("1")), verifying: nil, thread: thread)
     #expect(names(effects2) == [])
   }
@@ -160,8 +213,16 @@ import Testing
     _ = try subscribe()
     let effects3 = file.fileRead(.success(bytes("9")), verifying: nil, thread: thread)
     #expect(names(effects3) == ["deliver"])
-    let change = try #require(takenWrite(file.saveRequested(write("10"), immediate: true, interval: nil, now: .zero)))
-    let landed = file.writeFinished(change, bytes: bytes("10"), wrote: true, result: .success(()), thread: thread)
+    let change = try #require(
+      takenWrite(file.saveRequested(write("10"), immediate: true, interval: nil, now: .zero))
+    )
+    let landed = file.writeFinished(
+      change,
+      bytes: bytes("10"),
+      wrote: true,
+      result: .success(()),
+      thread: thread
+    )
     #expect(names(landed).contains("deliver") == false)
     let finished = file.playbackFinished(thread: thread)
     #expect(names(finished) == ["deliver"])
@@ -198,11 +259,19 @@ import Testing
   @Test mutating func theRecordIsReleasedOnceNoHolderWriteOrSubscriberIsLeft() throws {
     let effects4 = file.holderAdded(interval: .seconds(1))
     #expect(names(effects4) == [])
-    let write = try #require(takenWrite(file.saveRequested(write("1"), immediate: true, interval: nil, now: .zero)))
+    let write = try #require(
+      takenWrite(file.saveRequested(write("1"), immediate: true, interval: nil, now: .zero))
+    )
     let effects5 = file.holderRemoved()
     #expect(names(effects5) == [])
     let id = subscribeID()
-    let landed = file.writeFinished(write, bytes: bytes("1"), wrote: true, result: .success(()), thread: thread)
+    let landed = file.writeFinished(
+      write,
+      bytes: bytes("1"),
+      wrote: true,
+      result: .success(()),
+      thread: thread
+    )
     #expect(!names(landed).contains("release"))
     let effects6 = file.unsubscribed(id)
     #expect(names(effects6).last == "release")

@@ -20,7 +20,9 @@ import Testing
       #expect(run.standardError.contains("load: Error Domain=NSPOSIXErrorDomain Code=13"))
       #expect(run.standardError.contains("save: The file at \(url.path) exists but cannot be read"))
       #expect(fileText(url) == "5")
-      #expect(try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int == 0)
+      #expect(
+        try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int == 0
+      )
       #expect(try temporaryFiles(in: directory) == [])
     }
   }
@@ -33,7 +35,10 @@ import Testing
       try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
       let key = FileStorageKey<Int>.fileStorage(url)
       let loaded = await withCheckedContinuation { loaded in
-        key.load(context: .userInitiated, continuation: LoadContinuation("load") { loaded.resume(returning: $0) })
+        key.load(
+          context: .userInitiated,
+          continuation: LoadContinuation("load") { loaded.resume(returning: $0) }
+        )
       }
       #expect(throws: (any Error).self) { try loaded.get() }
       #expect(throws: (any Error).self) { try save(1, with: key) }
@@ -45,9 +50,13 @@ import Testing
 
   private func save(_ value: Int, with key: FileStorageKey<Int>) throws {
     let result = Locked<Result<Void, any Error>?>(nil)
-    key.save(value, context: .userInitiated, continuation: SaveContinuation("save") { saved in
-      result.withLock { $0 = saved }
-    })
+    key.save(
+      value,
+      context: .userInitiated,
+      continuation: SaveContinuation("save") { saved in
+        result.withLock { $0 = saved }
+      }
+    )
     try #require(result.withLock { $0 }).get()
   }
 }
