@@ -87,9 +87,10 @@ final class AppStorageCenter: Sendable {
           )
         )
         if record.stopWatching == nil, let file = record.file {
-          record.stopWatching = FileWatcher.shared.watch(path: file.path) { [self] in
-            fileMayHaveChanged(store)
-          }
+          record.stopWatching =
+            FileWatcher.shared.watch(path: file.path) { [self] in
+              fileMayHaveChanged(store)
+            }.stop
         }
       }
       defer { state.isTicking = true }

@@ -11,7 +11,7 @@ struct PendingWrite: Sendable {
 /// The throttling rules of one file, as a state machine: at most one write per interval,
 /// the latest value always written, the first change of a quiet period written at once.
 ///
-/// It decides; ``StoredFile`` performs what it returns, outside its lock.
+/// Part of ``StoredFileState``, which turns what it returns into effects.
 struct WriteThrottle {
   /// The least time between two throttled writes, unless a change asks for its own.
   let interval: Duration

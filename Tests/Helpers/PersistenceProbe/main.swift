@@ -10,6 +10,7 @@
 // Crash safety (CrashModes.swift): file-write-loop, file-pending.
 // Fuzzing the decode path (Fuzzing.swift): fuzz-decode.
 // A file its user cannot read (UnreadableModes.swift): file-unreadable.
+// Memory over many files (RecordModes.swift): file-records.
 // Two processes (ConvergenceModes.swift): file-pingpong, defaults-pingpong, file-burst,
 // defaults-burst.
 // Measuring (IdleModes.swift): defaults-idle.
@@ -87,6 +88,9 @@ case ("fuzz-decode", 4):
     iterations: Int(arguments[2]) ?? 0,
     directory: arguments[3]
   )
+
+case ("file-records", 2):
+  fileRecords(count: Int(arguments[1]) ?? 0)
 
 case ("file-unreadable", 2):
   await unreadableFile(path: arguments[1])
