@@ -192,6 +192,9 @@ public struct FileStorage: Hashable, Sendable {
   /// ``inMemory(scheduler:throttle:)``. On the real file system it is played back when the
   /// change is noticed, shortly after.
   ///
+  /// If the file cannot be changed (on the real file system, a directory that cannot be
+  /// written, say), an issue is reported: the test asked for a change that did not happen.
+  ///
   /// - Parameters:
   ///   - data: The new contents of the file, or `nil` to delete it.
   ///   - url: The file to change.

@@ -114,6 +114,19 @@ import Testing
     #expect(decision(file.writeDecision(for: bytes("5"), sequence: 1)) == "write")
   }
 
+  @Test mutating func identicalBytesAreWrittenOnceTheWatchNoLongerSeesEveryChange() throws {
+    let isActive = Locked(true)
+    let generation = try subscribe()
+    _ = file.watchStarted(
+      generation: generation,
+      FileWatch(isActive: { isActive.withLock { $0 } }) {}
+    )
+    _ = file.fileRead(.success(bytes("5")), verifying: generation, thread: thread)
+    #expect(decision(file.writeDecision(for: bytes("5"), sequence: 1)) == "skip")
+    isActive.withLock { $0 = false }
+    #expect(decision(file.writeDecision(for: bytes("5"), sequence: 1)) == "write")
+  }
+
   @Test mutating func anUnreadableFileIsNeverOverwritten() throws {
     struct Denied: Error {}
     _ = file.fileRead(.failure(Denied()), verifying: nil, thread: thread)

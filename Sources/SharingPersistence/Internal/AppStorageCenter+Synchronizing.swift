@@ -62,7 +62,7 @@ extension AppStorageCenter {
   func failure(
     of record: Record,
     synchronized: Bool,
-    stampBefore: DefaultsFile.Stamp?
+    stampBefore: FileStamp?
   ) -> String? {
     guard !synchronized else { return nil }
     guard let file = record.file else { return "Foundation could not write it" }

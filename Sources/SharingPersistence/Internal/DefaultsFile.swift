@@ -49,31 +49,9 @@ struct DefaultsFile: Sendable {
     return (home as NSString).appendingPathComponent(".config")
   }
 
-  /// What identifies one version of the file: a change by anyone gives another stamp.
-  struct Stamp: Equatable, Sendable {
-    let device: UInt64
-    let inode: UInt64
-    let size: Int64
-    let modified: Int64
-    let modifiedNanoseconds: Int64
-  }
-
   /// The file's stamp, or `nil` if it does not exist.
-  func stamp() -> Stamp? {
-    var info = stat()
-    guard stat(path, &info) == 0 else { return nil }
-    #if canImport(Darwin)
-      let modified = info.st_mtimespec
-    #else
-      let modified = info.st_mtim
-    #endif
-    return Stamp(
-      device: UInt64(info.st_dev),
-      inode: UInt64(info.st_ino),
-      size: Int64(info.st_size),
-      modified: Int64(modified.tv_sec),
-      modifiedNanoseconds: Int64(modified.tv_nsec)
-    )
+  func stamp() -> FileStamp? {
+    FileStamp(path: path)
   }
 
   /// The file's bytes if they are not a property list Foundation can read (which it would

@@ -18,6 +18,9 @@ import SharingDependencies
 /// and the file it leads to is replaced with the same permission bits (and, where allowed,
 /// the same owner) it had.
 struct DiskFileSystem: FileSystemBackend {
+  /// What notices changes to the files.
+  var watcher = FileWatcher.shared
+
   func contents(of url: URL) throws -> Data? {
     // NB: Non-blocking, so that a FIFO in place of the file is refused below rather than
     //     blocking until some writer opens it; reads of a regular file never block anyway.
@@ -150,11 +153,11 @@ struct DiskFileSystem: FileSystemBackend {
   }
 
   func watch(_ url: URL, onChange: @escaping @Sendable () -> Void) -> FileWatch {
-    let link = FileWatcher.shared.watch(path: url.path, onChange: onChange)
+    let link = watcher.watch(path: url.path, onChange: onChange)
     let destination = Self.destination(of: url)
     guard destination.path != url.path else { return link }
     // NB: Writes through a link replace the file it leads to, in its own directory.
-    let target = FileWatcher.shared.watch(path: destination.path, onChange: onChange)
+    let target = watcher.watch(path: destination.path, onChange: onChange)
     return FileWatch(isActive: link.isActive && target.isActive) {
       link.stop()
       target.stop()

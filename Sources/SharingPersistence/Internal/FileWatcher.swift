@@ -18,9 +18,14 @@ import SharingDependencies
   /// would die with the first atomic replace). A directory that does not exist yet is waited
   /// for through its nearest existing ancestor, one path component at a time.
   ///
-  /// Handlers run on the reader thread, never with the lock held.
-  /// When the kernel refuses an instance or a watch (usually at a per-user limit), changes are
-  /// not played back: that is reported once per call and error, naming the limit to raise.
+  /// When the kernel refuses an instance or a watch (usually at a per-user limit), or a
+  /// watched directory cannot be watched again after it was re-created, the file is polled
+  /// instead, by a ``FilePoller`` (every `pollingInterval`), and its watch is no
+  /// longer active. That is a condition of the system, not a programmer error: it is written
+  /// once per call and error to standard error, naming the limit to raise, and no issue is
+  /// reported.
+  ///
+  /// Handlers run on the reader or polling thread, never with the lock held.
   final class FileWatcher: Sendable {
     static let shared = FileWatcher(inotify: .system)
 
@@ -29,6 +34,8 @@ import SharingDependencies
       let onChange: @Sendable () -> Void
       /// Where the watch listens now: the file's directory, or a missing directory's parent.
       var binding: Binding?
+      /// Stops polling the file, while it is polled because inotify could not watch it.
+      var stopPolling: (@Sendable () -> Void)?
     }
 
     /// A watched directory, and the entry in it that concerns a watch.
@@ -46,7 +53,9 @@ import SharingDependencies
       /// Watch identifiers by inotify watch descriptor and entry name.
       var directories: [Int32: [String: Set<Int>]] = [:]
       var isReading = false
-      /// Failures met with the lock held, to report once it is released.
+      /// Whether reading events failed: no watch is bound any more.
+      var cannotRead = false
+      /// Failures met with the lock held, to write once it is released.
       var failures: [InotifyFailure] = []
 
       mutating func takeFailures() -> [InotifyFailure] {
@@ -65,13 +74,25 @@ import SharingDependencies
     private let inotify: InotifyCalls
     /// The inotify instance, or the negated error that refused it.
     private let descriptor: Int32
+    private let poller: FilePoller
+    private let warn: @Sendable (String) -> Void
     private let state = Locked(State())
-    /// The failures already reported, by ``InotifyFailure/kind``.
+    /// The failures already written, by ``InotifyFailure/kind``.
     private let reported = Locked<Set<String>>([])
 
     /// A watcher making its inotify calls through `inotify`.
-    init(inotify: InotifyCalls) {
+    ///
+    /// - Parameters:
+    ///   - pollingInterval: How often files that cannot be watched are checked for changes.
+    ///   - warn: Where to write why files cannot be watched; standard error by default.
+    init(
+      inotify: InotifyCalls,
+      pollingInterval: Duration = .seconds(1),
+      warn: @escaping @Sendable (String) -> Void = { FileWatcher.writeToStandardError($0) }
+    ) {
       self.inotify = inotify
+      self.poller = FilePoller(interval: pollingInterval)
+      self.warn = warn
       descriptor = inotify.initialize()
     }
 
@@ -80,51 +101,76 @@ import SharingDependencies
     deinit { if descriptor >= 0 { close(descriptor) } }
 
     /// Calls `onChange` whenever the file at `path` may have changed, until the returned
-    /// watch is stopped; the watch is active if the kernel accepted it.
+    /// watch is stopped; the watch is active while inotify watches the file, rather than
+    /// polling finding its changes.
     func watch(path: String, onChange: @escaping @Sendable () -> Void) -> FileWatch {
-      guard descriptor >= 0 else {
-        report([InotifyFailure(call: "inotify_init1", code: -descriptor, path: nil)])
-        return FileWatch(isActive: false) {}
-      }
-      let (id, isBound, startsReader, failures) = state.withLock { state in
+      let (id, startsReader, failures) = state.withLock { state in
         let id = state.nextID
         state.nextID += 1
         state.watches[id] = Watch(path: path, onChange: onChange)
-        arm(id, in: &state)
-        let isBound = state.watches[id]?.binding != nil
-        let startsReader = !state.isReading && isBound
+        if descriptor < 0 {
+          state.failures.append(
+            InotifyFailure(call: "inotify_init1", code: -descriptor, path: nil)
+          )
+          poll(id, in: &state)
+        } else if state.cannotRead {
+          poll(id, in: &state)
+        } else {
+          arm(id, in: &state)
+        }
+        let startsReader = !state.isReading && state.watches[id]?.binding != nil
         if startsReader { state.isReading = true }
-        return (id, isBound, startsReader, state.takeFailures())
+        return (id, startsReader, state.takeFailures())
       }
-      report(failures)
+      write(failures)
       if startsReader {
         let thread = Thread { [self] in readEvents() }
         thread.name = "Sharing.FileWatcher"
         thread.start()
       }
-      return FileWatch(isActive: isBound) { [self] in
+      return FileWatch(isActive: { [self] in isBound(id) }) { [self] in
         state.withLock { state in
           unbind(id, in: &state)
-          state.watches[id] = nil
+          state.watches.removeValue(forKey: id)?.stopPolling?()
         }
       }
     }
 
+    private func isBound(_ id: Int) -> Bool {
+      state.withLock { $0.watches[id]?.binding != nil }
+    }
+
+    /// Writes each kind of failure the first time it happens.
+    private func write(_ failures: [InotifyFailure]) {
+      guard !failures.isEmpty else { return }
+      let fresh = reported.withLock { reported in
+        failures.filter { reported.insert($0.kind).inserted }
+      }
+      for failure in fresh { warn(failure.message(pollingEvery: poller.interval)) }
+    }
+
+    /// Writes a line to standard error.
+    static func writeToStandardError(_ message: String) {
+      FileHandle.standardError.write(Data("[Sharing] \(message)\n".utf8))
+    }
+
     // MARK: Binding watches to directories
 
-    /// Watches the file's directory, or the nearest existing ancestor if it is missing.
+    /// Watches the file's directory, or the nearest existing ancestor if it is missing; polls
+    /// the file if neither can be watched.
     private func arm(_ id: Int, in state: inout State) {
       guard let path = state.watches[id]?.path else { return }
       // NB: A missing directory may be created between the failed watch on it and the watch
       //     on its parent, whose creation event would then never come: look again, a few times.
       for _ in 0..<8 {
-        guard let binding = addWatch(for: path, in: &state) else { return }
+        guard let binding = addWatch(for: path, in: &state) else { break }
         state.directories[binding.descriptor, default: [:]][binding.name, default: []].insert(id)
         state.watches[id]?.binding = binding
         let entry = (binding.directory as NSString).appendingPathComponent(binding.name)
         guard !binding.isParent, access(entry, F_OK) == 0 else { return }
         unbind(id, in: &state)
       }
+      poll(id, in: &state)
     }
 
     /// Watches the file's directory, or its nearest existing ancestor.
@@ -170,6 +216,13 @@ import SharingDependencies
       }
     }
 
+    /// Polls the file from now on: inotify cannot watch it.
+    private func poll(_ id: Int, in state: inout State) {
+      guard let watch = state.watches[id], watch.stopPolling == nil else { return }
+      // NB: The poller's lock is taken inside this one: it never calls back holding its own.
+      state.watches[id]?.stopPolling = poller.poll(path: watch.path, onChange: watch.onChange)
+    }
+
     // MARK: Reading events
 
     private func readEvents() {
@@ -180,8 +233,7 @@ import SharingDependencies
         let count = read(descriptor, buffer, capacity)
         if count < 0 {
           if errno == EINTR { continue }
-          report([InotifyFailure(call: "read", code: errno, path: nil)])
-          return
+          return stopReading(failure: InotifyFailure(call: "read", code: errno, path: nil))
         }
         var handlers: [@Sendable () -> Void] = []
         var offset = 0
@@ -197,20 +249,27 @@ import SharingDependencies
             (handle(watchDescriptor, mask, name, in: &state), state.takeFailures())
           }
           handlers += more
-          report(failures)
+          write(failures)
           offset += 16 + length
         }
         for handler in handlers { handler() }
       }
     }
 
-    /// Reports each kind of failure the first time it happens.
-    private func report(_ failures: [InotifyFailure]) {
-      guard !failures.isEmpty else { return }
-      let fresh = reported.withLock { reported in
-        failures.filter { reported.insert($0.kind).inserted }
+    /// Polls every file from now on: events can no longer be read.
+    private func stopReading(failure: InotifyFailure) {
+      let (handlers, failures) = state.withLock { state in
+        state.cannotRead = true
+        state.failures.append(failure)
+        for id in state.watches.keys {
+          unbind(id, in: &state)
+          poll(id, in: &state)
+        }
+        // NB: Changes may have been missed since the last event read.
+        return (state.watches.values.map(\.onChange), state.takeFailures())
       }
-      for failure in fresh { reportIssue(failure.message) }
+      write(failures)
+      for handler in handlers { handler() }
     }
 
     /// Updates the bindings for one event and returns the handlers to call.

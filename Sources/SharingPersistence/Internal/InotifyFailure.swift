@@ -7,7 +7,8 @@
     import Android
   #endif
 
-  /// An inotify call that failed, which leaves files unwatched: what ``FileWatcher`` reports.
+  /// An inotify call that failed, which leaves files polled rather than watched: what
+  /// ``FileWatcher`` writes to standard error.
   struct InotifyFailure {
     /// The call: `inotify_init1`, `inotify_add_watch` or `read`.
     let call: String
@@ -19,16 +20,19 @@
     /// What makes two failures the same for reporting: the call and the error.
     var kind: String { "\(call) \(code)" }
 
-    /// Says what failed, what it costs, and which limit to raise if one was reached.
-    var message: String {
+    /// Says what failed, what is done instead, and which limit to raise if one was reached,
+    /// in one line.
+    ///
+    /// - Parameter interval: How often the files that cannot be watched are polled.
+    func message(pollingEvery interval: Duration) -> String {
       let target = path ?? "files"
       let failure = """
         Cannot watch \(target) for changes made by other programs: '\(call)' failed with \
         \(Self.name(of: code)) (\(String(cString: strerror(code)))).
         """
       let consequence = """
-        Files are still loaded and saved, but changes other programs make to them are not \
-        played back.
+        Files are still loaded and saved, and the files it concerns are checked for changes \
+        every \(interval) instead, which costs a little time for each file.
         """
       return [failure, consequence, remedy].compactMap { $0 }.joined(separator: " ")
     }

@@ -13,8 +13,15 @@ struct StoredFileState {
   /// What the file holds, as last read or written.
   private(set) var contents: FileContents = .unknown
   /// Whether a watch that sees every change has been checked against the file since it
-  /// started: `contents` is then kept true by the checks its notifications cause.
+  /// started: `contents` is then kept true by the checks its notifications cause, for as
+  /// long as the watch stays active.
   private(set) var isWatchVerified = false
+  /// Whether the watch sees every change now: one that was active stops being so when it
+  /// falls back to polling.
+  private var isWatchActive: Bool {
+    guard case .active(_, let started) = watch else { return false }
+    return started.isActive
+  }
   /// Bytes that failed to decode, kept aside before the file is overwritten.
   private(set) var undecodable: Data?
   /// The writes taken from the throttle that have not finished.
@@ -186,7 +193,7 @@ struct StoredFileState {
     switch contents {
     case .unreadable:
       return nil
-    case .bytes(let bytes) where isWatchVerified && bytes == data:
+    case .bytes(let bytes) where isWatchVerified && isWatchActive && bytes == data:
       return .skip
     case .bytes, .unknown:
       return .write(keepingAside: nil)

@@ -31,7 +31,7 @@ struct UserDefaultsStoreState {
   private var lastSync: Duration?
   private(set) var isSyncScheduled = false
   /// The file as this process last saw or left it.
-  var knownStamp: DefaultsFile.Stamp?
+  var knownStamp: FileStamp?
   /// Why the file cannot be read: set when it is found unparseable, until it is readable.
   var fileError: AppStorageError?
   /// Keys whose stored value could not be read: it is kept aside before they are written.
