@@ -21,9 +21,10 @@ extension SharedReaderKey {
   /// The value is stored as JSON data, like a `Codable` value without a version: data
   /// written without a version is version 1, and later versions are stored in the envelope
   /// described in <doc:Migrations>. A value stored at an older version is migrated when it
-  /// is loaded and written back at once. A value that cannot be migrated sets
-  /// ``/SharingCore/Shared/loadError`` to a ``MigrationError``; it is copied to the key
-  /// `<key>.corrupt-<UTC timestamp>` before the key is next written.
+  /// is loaded and written back at once; a write-back that fails (or a migrated value that
+  /// cannot be encoded) sets ``/SharingCore/Shared/saveError``. A value that cannot be
+  /// migrated sets ``/SharingCore/Shared/loadError`` to a ``MigrationError``; it is copied to
+  /// the key `<key>.corrupt-<UTC timestamp>` before the key is next written.
   ///
   /// - Parameters:
   ///   - key: The name of the value in the store.

@@ -55,7 +55,9 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
   /// Reads the value from the store; when the store has no value, writes the default value
   /// to it.
   public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
-    continuation.resume(with: read(default: context.initialValue))
+    continuation.resume(
+      with: read(default: context.initialValue) { continuation.writeBackFinished($0) }
+    )
   }
 
   /// Plays back changes made to the key by anything else.
@@ -68,7 +70,7 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
       in: store,
       writer: ObjectIdentifier(writer)
     ) { [self] in
-      subscriber.yield(with: read(default: context.initialValue))
+      subscriber.yield(with: read(default: context.initialValue) { _ in })
     }
     return SharedSubscription(cancel)
   }
@@ -96,7 +98,12 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
   /// read, which is kept aside before the key is next written.
   ///
   /// When the store has no value, `defaultValue` is written to it, as swift-sharing does.
-  private func read(default defaultValue: Value?) -> Result<Value?, any Error> {
+  ///
+  /// - Parameter writeBack: Told how writing back a migrated value went.
+  private func read(
+    default defaultValue: Value?,
+    writeBack: @escaping @Sendable (Result<Void, any Error>) -> Void
+  ) -> Result<Value?, any Error> {
     let object: Any?
     switch AppStorageCenter.shared.object(forKey: key, in: store) {
     case .success(let stored): object = stored
@@ -125,7 +132,7 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
           )
         )
       }
-      if isMigrated { writeBack(migrated: value) }
+      if isMigrated { self.writeBack(migrated: value, finished: writeBack) }
       return .success(value)
     } catch {
       AppStorageCenter.shared.keepBeforeNextWrite(forKey: key, in: store)
@@ -133,29 +140,29 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
     }
   }
 
-  /// Stores a migrated value at once, so that the value is migrated once, not at every load.
+  /// Stores a migrated value at once, so that the value is migrated once, not at every load;
+  /// tells `finished` how it went, which a loading value shows as its save error.
   ///
   /// A migrated value that cannot be encoded leaves the stored one alone, to be migrated
   /// again at the next load.
-  private func writeBack(migrated value: Value) {
+  private func writeBack(
+    migrated value: Value,
+    finished: @escaping @Sendable (Result<Void, any Error>) -> Void
+  ) {
     let object: Any?
     do {
       object = try lookup.encode(value)
     } catch {
-      return reportIssue(
-        error,
-        """
-        The value stored for \(self) was migrated, but the migrated value could not be encoded; \
-        the stored value is left as it is.
-        """
-      )
+      // NB: A condition of the data, not a programmer error: 'saveError' says it.
+      return finished(.failure(error))
     }
     AppStorageCenter.shared.write(
       object,
       forKey: key,
       in: store,
       by: ObjectIdentifier(writer),
-      urgency: .background
+      saving: SaveContinuation(self.description, callback: finished),
+      urgency: .immediate
     )
   }
 
