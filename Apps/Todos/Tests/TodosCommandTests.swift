@@ -126,12 +126,11 @@ import TodosKit
 
       #expect(run.status == 1)
       #expect(run.output.isEmpty)
-      // NB: The last line, not the only one: the library still reports a corrupt file as an
-      //     issue, with a warning of its own, until issue 14 makes it only a 'loadError'.
+      // NB: Exactly one line: a corrupt file is a 'loadError', not a reported issue, so the
+      //     library adds no warning of its own.
       #expect(
-        run.errorOutput.hasSuffix(
-          "todos: Cannot use \(file.path): it is not valid JSON. The file was left untouched.\n"
-        )
+        run.errorOutput
+          == "todos: Cannot use \(file.path): it is not valid JSON. The file was left untouched.\n"
       )
       #expect(try String(contentsOf: file, encoding: .utf8) == "{not json")
       let files = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
