@@ -60,7 +60,8 @@ let package = Package(
       dependencies: ["SharingPersistence", "SharingCore", "SharingDependencies", "TestSupport"],
       path: "Tests/Helpers/PersistenceProbe"
     ),
-    // Helpers the test targets share: concurrency, a watchdog, seeded randomness.
+    // Helpers the test targets share: concurrency, a watchdog, seeded randomness, and
+    // launching the programs built beside the tests.
     .target(name: "TestSupport", dependencies: ["SharingDependencies"], path: "Tests/Support"),
     .testTarget(name: "SharingTestingTests", dependencies: ["SharingTesting", "Sharing"]),
     .testTarget(
@@ -129,7 +130,7 @@ let package = Package(
         path: "Apps/CommandLineSupport/Tests"
       ),
       // Runs the apps' commands from their tests, as a user would in a terminal.
-      .target(name: "AppTestSupport", path: "Apps/AppTestSupport"),
+      .target(name: "AppTestSupport", dependencies: ["TestSupport"], path: "Apps/AppTestSupport"),
     ],
   swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 public import Foundation
+import TestSupport
 public import Testing
 
 /// One of the package's commands, as `swift build` left it next to the test bundle.
@@ -22,7 +23,7 @@ public struct Program: Sendable {
   /// - Throws: An error recorded as a test failure if the command was not built.
   public init(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
     url = try #require(
-      Self.find(name),
+      executableBuiltBesideTheTests(named: name),
       "'\(name)' was not built next to the tests",
       sourceLocation: sourceLocation
     )
@@ -86,19 +87,6 @@ public struct Program: Sendable {
     environment["TSAN_OPTIONS"] = [environment["TSAN_OPTIONS"], "exitcode=0"]
       .compactMap { $0 }.joined(separator: ":")
     return environment
-  }
-
-  private static func find(_ name: String) -> URL? {
-    let starts = [Bundle.main.executableURL] + Bundle.allBundles.map(\.bundleURL)
-    for start in starts.compactMap({ $0?.resolvingSymlinksInPath() }) {
-      var directory = start.deletingLastPathComponent()
-      for _ in 0..<4 {
-        let candidate = directory.appendingPathComponent(name)
-        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        directory.deleteLastPathComponent()
-      }
-    }
-    return nil
   }
 }
 

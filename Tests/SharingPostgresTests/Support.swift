@@ -2,6 +2,7 @@ import Foundation
 import PostgresTestSupport
 import SharingDependencies
 import SharingPostgres
+import TestSupport
 import Testing
 
 /// Waits until a condition holds; records an issue, with `state`, if it does not within
@@ -69,21 +70,9 @@ struct TestTable {
 
 /// Runs the `PostgresProbe` executable that `swift test` builds next to the test bundle.
 enum Probe {
-  /// A running probe and the file its standard error goes to.
-  typealias Started = (process: Process, log: URL)
+  typealias Started = ProbeProcess
 
-  static let executable: URL? = {
-    let starts = [Bundle.main.executableURL] + Bundle.allBundles.map(\.bundleURL)
-    for start in starts.compactMap({ $0?.resolvingSymlinksInPath() }) {
-      var directory = start.deletingLastPathComponent()
-      for _ in 0..<4 {
-        let candidate = directory.appendingPathComponent("PostgresProbe")
-        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        directory.deleteLastPathComponent()
-      }
-    }
-    return nil
-  }()
+  private static let program = ProbeProgram("PostgresProbe")
 
   /// Starts the probe on a table; its standard error goes to a file, read by ``finish(_:)``.
   static func start(
@@ -93,25 +82,7 @@ enum Probe {
   ) throws
     -> Started
   {
-    let executable = try #require(Self.executable, "PostgresProbe was not built")
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = [command, table.cluster.connectionString, table.name] + arguments
-    var environment = ProcessInfo.processInfo.environment
-    for key in environment.keys where key.hasPrefix("XCTest") { environment[key] = nil }
-    environment["SWIFT_DEPENDENCIES_CONTEXT"] = "live"
-    environment["TSAN_OPTIONS"] = [environment["TSAN_OPTIONS"], "exitcode=0"]
-      .compactMap { $0 }.joined(separator: ":")
-    process.environment = environment
-    let log = FileManager.default.temporaryDirectory
-      .appendingPathComponent("PostgresProbe-\(UUID().uuidString).log")
-    try Data().write(to: log)
-    let handle = try FileHandle(forWritingTo: log)
-    defer { try? handle.close() }
-    process.standardError = handle
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    return (process, log)
+    try program.start([command, table.cluster.connectionString, table.name] + arguments)
   }
 
   /// Waits for a started probe; kills it and records an issue past `timeout`. Returns its
@@ -121,18 +92,10 @@ enum Probe {
     timeout: Duration = .seconds(120),
     sourceLocation: SourceLocation = #_sourceLocation
   ) async -> (status: Int32, errors: String) {
-    let (process, log) = started
-    defer { try? FileManager.default.removeItem(at: log) }
-    let deadline = ContinuousClock.now + timeout
-    while process.isRunning {
-      guard ContinuousClock.now < deadline else {
-        Issue.record("PostgresProbe did not exit in time", sourceLocation: sourceLocation)
-        kill(process.processIdentifier, SIGKILL)
-        return (-1, "")
-      }
-      try? await Task.sleep(for: .milliseconds(10))
+    guard let run = await started.finish(timeout: timeout) else {
+      Issue.record("PostgresProbe did not exit in time", sourceLocation: sourceLocation)
+      return (-1, "")
     }
-    let errors = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-    return (process.terminationStatus, errors)
+    return (run.status, run.standardError)
   }
 }
