@@ -6,9 +6,8 @@ import SharingPostgres
 import Testing
 
 /// `Shared.withLock` on a coordinated key, which runs each change as a transaction of the
-/// server once `Shared` calls ``CoordinatedSharedKey/withTransaction(_:_:)`` (issue 16).
-@Suite(.disabled("Shared.withLock calls withTransaction once issue 16 lands"))
-struct CoordinatedSharedTests {
+/// server through ``CoordinatedSharedKey/withTransaction(_:_:)``.
+@Suite struct CoordinatedSharedTests {
   @Test func eachChangeIsCommittedBeforeWithLockReturns() {
     let scheduler = ManualWriteScheduler()
     let database = PostgresDatabase.inMemory(scheduler: scheduler)

@@ -9,6 +9,8 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
   // NB: Unchecked: mutable state lives in 'state', behind a lock; the rest is immutable.
   let key: any SharedReaderKey<Value>
   let initialValue: Value
+  /// How writes are made transactions of the store, if the key is a ``CoordinatedSharedKey``.
+  let coordination: Coordination<Value>?
   private let registration: Registration?
   private let state: Locked<State>
 
@@ -44,6 +46,11 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
     // NB: 'saver', when given, is 'key' itself: the cast, which checks 'Value' by demangling
     //     type names in the runtime, is only made for readers.
     self.state = Locked(State(saver: saver ?? key as? any SharedKey<Value>))
+    // NB: The conformance alone is checked first: it is cached by the runtime, while a cast
+    //     to a protocol with 'Value' bound checks 'Value' by demangling type names.
+    self.coordination =
+      key is any CoordinatedSharedKey
+      ? (key as? any CoordinatedSharedKey<Value>).map(Coordination.init(key:)) : nil
     // NB: A key whose store keeps this reference has nothing to save a write to.
     super.init(value: initialValue, hasWriteHook: !(key is any ReferenceStoringKey))
   }
@@ -114,7 +121,8 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
     }
   }
 
-  private func finishSave(_ result: Result<Void, any Error>) {
+  /// Records how a save of the value went, in ``saveError``.
+  func finishSave(_ result: Result<Void, any Error>) {
     updateStatus { state in
       if case .failure(let error) = result {
         state.saveError = error

@@ -25,7 +25,7 @@ extension SharedReference where Value: Sendable {
       loading: loading,
       site: site
     )
-    return HandleReference(base: root)
+    return root.makeHandle()
   }
 
   /// Makes every holder of this reference use the value `key` persists from now on, starting

@@ -9,9 +9,15 @@
 /// to date with the store, runs the change, and writes the result before releasing the lock:
 ///
 /// ```swift
-/// @Shared(.fileStorage(url, coordinated: true)) var count = 0
+/// @Shared(.fileStorage(url, .coordinated)) var count = 0
 /// $count.withLock { $0 += 1 }  // exact, whatever other processes do meanwhile
 /// ```
+///
+/// ``Shared/withLock(_:)`` on a value persisted by a coordinated key, or on a value derived
+/// from it (`$state.member`), takes an in-process lock, then calls ``withTransaction(_:_:)``
+/// with the value in memory; once the transaction returns, memory holds the value it stored,
+/// and observers (Observation, ``Shared/values``) are told once. Nothing is saved afterwards:
+/// the transaction stored it.
 ///
 /// A change made through a coordinated key costs a synchronous round trip to the store on
 /// every ``Shared/withLock(_:)``: it is never throttled.
@@ -22,11 +28,11 @@ public protocol CoordinatedSharedKey<Value>: SharedKey {
   /// holds one this program has not seen yet, call `body` once, then store the changed value
   /// and release the lock before returning.
   ///
-  /// > Important: Call `body` at most once. If it throws, store nothing and rethrow its error
-  /// > unchanged. If the store fails before `body` is called, throw without calling it: the
-  /// > change is then made in memory only, and your error is exposed as
-  /// > ``Shared/saveError``. If the store fails after, throw: the change stays in memory and
-  /// > your error is exposed as ``Shared/saveError``.
+  /// > Important: Call `body` exactly once, unless the store fails first. If it throws, store
+  /// > nothing and rethrow its error unchanged. If the store fails (before `body` is called,
+  /// > or after), store nothing and throw: memory is left as it was, and your error is
+  /// > exposed as ``Shared/saveError``. `withLock` still returns the result of its body,
+  /// > which it then runs on a copy of the value in memory that is dropped.
   ///
   /// - Parameters:
   ///   - value: The value in memory; on return, the value the store now holds.

@@ -10,14 +10,10 @@ import SharingPostgres
 /// ```
 public struct FeatureFlags: Sendable {
   /// The flags, played back whenever anyone changes them.
-  @SharedReader public var flags: [String: Bool]
-  private let key: CoordinatedPostgresKey<[String: Bool]>
+  @Shared(.postgres("feature-flags", .coordinated)) public var flags: [String: Bool] = [:]
 
   /// The flags of the default PostgreSQL database.
-  public init() {
-    key = .postgres("feature-flags", .coordinated)
-    _flags = SharedReader(wrappedValue: [:], key)
-  }
+  public init() {}
 
   /// Why the flags could not be read, if they could not.
   public var loadError: (any Error)? { $flags.loadError }
@@ -30,11 +26,14 @@ public struct FeatureFlags: Sendable {
   /// - Throws: A ``SharingPostgres/PostgresError`` if the database cannot be reached.
   @discardableResult
   public func set(_ name: String, isOn: Bool) throws -> [String: Bool] {
-    var flags = self.flags
-    // NB: The key's transaction, run directly: `withLock` runs it only once `Shared` calls
-    //     coordinated keys' transactions (issue 16). Until then ``flags`` does not see the
-    //     program's own commit; other processes do.
-    try key.withTransaction(&flags) { $0[name] = isOn }
+    // NB: A transaction of the coordinated key: it starts from the committed flags, and
+    //     ``flags`` holds its commit once it returns. A failed commit leaves ``flags`` as it
+    //     was and sets 'saveError', which a successful one clears.
+    let flags = $flags.withLock { flags in
+      flags[name] = isOn
+      return flags
+    }
+    if let error = $flags.saveError { throw error }
     return flags
   }
 
