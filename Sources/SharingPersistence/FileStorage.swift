@@ -258,10 +258,14 @@ public struct FileStorage: Hashable, Sendable {
   }
 
   /// A hold on the record of the file at `url`, shared by every key using this storage, for
-  /// a key asking for `throttle` between writes (`nil` for the storage's).
-  func holder(for url: URL, throttle: Duration?) -> FileHolder {
-    box.holder(for: url, throttle: throttle)
+  /// a key asking for `throttle` between writes (`nil` for the storage's), or for
+  /// coordinated changes.
+  func holder(for url: URL, throttle: Duration?, isCoordinated: Bool = false) -> FileHolder {
+    box.holder(for: url, throttle: throttle, isCoordinated: isCoordinated)
   }
+
+  /// The file system the storage reads and writes.
+  var backend: any FileSystemBackend { box.backend }
 
   /// Whether two values are the same storage.
   public static func == (lhs: Self, rhs: Self) -> Bool {
@@ -295,11 +299,11 @@ public struct FileStorage: Hashable, Sendable {
       self.writeCounts = writeCounts
     }
 
-    func holder(for url: URL, throttle: Duration?) -> FileHolder {
+    func holder(for url: URL, throttle: Duration?, isCoordinated: Bool) -> FileHolder {
       // NB: Claimed under the registry's lock, so that the record cannot be released
       //     between being found and being held.
       let (file, effects) = files.use(url, creating: { makeFile(at: url) }) { file in
-        file.holderAdded(interval: throttle)
+        file.holderAdded(interval: throttle, isCoordinated: isCoordinated)
       }
       file.run(effects)
       return FileHolder(file: file)

@@ -37,32 +37,42 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
   let format: StoredFormat<Value>
   /// The least time between two throttled writes, if not the storage's.
   let throttle: Duration?
+  /// Whether the file is only changed in transactions locked against every process, as
+  /// ``CoordinatedFileStorageKey`` changes it: then loads read under a shared lock, and a
+  /// migrated value is written back under the exclusive one.
+  let isCoordinated: Bool
   /// The key's hold on its file's record, found once rather than at every save.
   private let holder: FileHolder
-  private var file: StoredFile { holder.file }
+  var file: StoredFile { holder.file }
   /// Encodes in the key's format. A closure, so that a save captures no generic struct,
   /// whose type metadata it would look up.
-  private let encode: @Sendable (Value) throws -> Data
+  let encode: @Sendable (Value) throws -> Data
 
-  init(url: URL, format: StoredFormat<Value>, throttle: Duration? = nil) {
+  init(
+    url: URL,
+    format: StoredFormat<Value>,
+    throttle: Duration? = nil,
+    isCoordinated: Bool = false
+  ) {
     @Dependency(\.defaultFileStorage) var storage
     self.storage = storage
     self.url = url.standardizedFileURL
     self.format = format
     self.throttle = throttle
-    self.holder = storage.holder(for: self.url, throttle: throttle)
+    self.isCoordinated = isCoordinated
+    self.holder = storage.holder(for: self.url, throttle: throttle, isCoordinated: isCoordinated)
     self.encode = { [format] in try format.encode($0) }
   }
 
   /// The file and the storage it lives in.
   public var id: FileStorageKeyID {
-    FileStorageKeyID(url: url, storage: storage)
+    FileStorageKeyID(url: url, storage: storage, isCoordinated: isCoordinated)
   }
 
   /// Reads and decodes the file, once this program's pending writes to it have landed.
   public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
     continuation.resume(
-      with: Result { try file.load() }.flatMap {
+      with: Result { try isCoordinated ? file.loadLocked() : file.load() }.flatMap {
         decoded($0, writeBack: { continuation.writeBackFinished($0) })
       }
     )
@@ -91,7 +101,7 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
   }
 
   /// - Parameter writeBack: Told how writing back a migrated value went.
-  private func decoded(
+  func decoded(
     _ data: Data?,
     writeBack: @escaping @Sendable (Result<Void, any Error>) -> Void
   ) -> Result<Value?, any Error> {
@@ -106,6 +116,16 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
         return .success(value)
       case .migrated(let value):
         file.markDecodable()
+        guard !isCoordinated else {
+          // NB: Under the lock, and only over the bytes migrated: a change another process
+          //     made meanwhile is newer.
+          writeBack(
+            Result {
+              try file.change { [encode] current in current == data ? try encode(value) : nil }
+            }
+          )
+          return .success(value)
+        }
         // NB: Written back at once, so that the value is migrated once, not at every load.
         file.save(
           { [encode] in try encode(value) },

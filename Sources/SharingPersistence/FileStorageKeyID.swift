@@ -4,4 +4,7 @@ import Foundation
 public struct FileStorageKeyID: Hashable, Sendable {
   let url: URL
   let storage: FileStorage
+  /// Whether the key is coordinated: a coordinated key never shares a value with a plain
+  /// one.
+  let isCoordinated: Bool
 }

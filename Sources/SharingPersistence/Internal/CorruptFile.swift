@@ -20,8 +20,9 @@ enum CorruptFile {
     return "\(name).corrupt-\(timestamp(date))\(suffix)"
   }
 
-  /// Writes `data` next to `url` under a name no other file has.
-  static func preserve(_ data: Data, of url: URL, in backend: any FileSystemBackend) throws {
+  /// Writes `data` next to `url` under a name no other file has; returns that file.
+  @discardableResult
+  static func preserve(_ data: Data, of url: URL, in backend: any FileSystemBackend) throws -> URL {
     let date = Date()
     var attempt = 1
     while (try? backend.contents(of: preservationURL(for: url, at: date, attempt: attempt)))
@@ -30,11 +31,9 @@ enum CorruptFile {
       attempt += 1
     }
     // NB: With the file's permissions: the bytes of a private file stay private.
-    try backend.write(
-      data,
-      to: preservationURL(for: url, at: date, attempt: attempt),
-      permissionsOf: url
-    )
+    let preserved = preservationURL(for: url, at: date, attempt: attempt)
+    try backend.write(data, to: preserved, permissionsOf: url)
+    return preserved
   }
 
   private static func timestamp(_ date: Date) -> String {

@@ -178,7 +178,7 @@ struct DiskFileSystem: FileSystemBackend {
     }
   }
 
-  private static func posixError(_ code: Int32) -> POSIXError {
+  static func posixError(_ code: Int32) -> POSIXError {
     POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
   }
 }

@@ -24,6 +24,12 @@ protocol FileSystemBackend: Sendable {
 
   /// Removes the temporary files that writes of `url` killed before their rename left behind.
   func removeAbandonedTemporaryFiles(of url: URL)
+
+  /// Locks the file at `url` against every other holder of its lock, in any process, waiting
+  /// as long as another holds it: alone if `exclusive`, else with other readers.
+  ///
+  /// - Throws: A ``FileLockError`` naming why the lock cannot be taken.
+  func lock(_ url: URL, exclusive: Bool) throws -> FileLock
 }
 
 extension FileSystemBackend {

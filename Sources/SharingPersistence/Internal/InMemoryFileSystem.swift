@@ -11,6 +11,12 @@ final class InMemoryFileSystem: FileSystemBackend {
     var files: [URL: Data] = [:]
     var nextWatchID = 0
     var watchers: [URL: [Int: @Sendable () -> Void]] = [:]
+    var locks: [URL: FileLockBox] = [:]
+  }
+
+  /// The lock of one file: only this process uses a virtual file system.
+  private final class FileLockBox: Sendable {
+    let lock = Lock()
   }
 
   private let state = Locked(State())
@@ -46,4 +52,16 @@ final class InMemoryFileSystem: FileSystemBackend {
   }
 
   func removeAbandonedTemporaryFiles(of url: URL) {}
+
+  /// Locks the file against other threads: readers too wait for each other here.
+  func lock(_ url: URL, exclusive: Bool) throws -> FileLock {
+    let box = state.withLock { state in
+      if let box = state.locks[url] { return box }
+      let box = FileLockBox()
+      state.locks[url] = box
+      return box
+    }
+    box.lock.lock()
+    return FileLock { box.lock.unlock() }
+  }
 }

@@ -58,9 +58,10 @@ final class StoredFile: Sendable {
   // MARK: Holders
 
   /// Counts a key holding the record, with its interval between throttled writes (`nil`
-  /// for the storage's); returns what to run once the storage's lock is released.
-  func holderAdded(interval: Duration?) -> [StoredFileState.Effect] {
-    state.withLock { $0.holderAdded(interval: interval ?? throttle) }
+  /// for the storage's) or its coordination; returns what to run once the storage's lock is
+  /// released.
+  func holderAdded(interval: Duration?, isCoordinated: Bool) -> [StoredFileState.Effect] {
+    state.withLock { $0.holderAdded(interval: interval ?? throttle, isCoordinated: isCoordinated) }
   }
 
   func holderRemoved() {
@@ -242,6 +243,56 @@ final class StoredFile: Sendable {
         return (.failure(error), false, effects)
       }
     }
+  }
+
+  // MARK: Coordinated changes
+
+  /// Reads the file as ``load()`` does, holding its lock shared with other readers, so that
+  /// no coordinated change is under way meanwhile.
+  func loadLocked() throws -> Data? {
+    let lock = try backend.lock(url, exclusive: false)
+    defer { lock.unlock() }
+    return try load()
+  }
+
+  /// Changes the file with its lock held against every process using it: `change` gets the
+  /// bytes the file holds now and returns those to write, or `nil` to leave the file as it
+  /// is. The bytes are written atomically before the lock is released.
+  ///
+  /// - Throws: A ``FileLockError`` if the lock cannot be taken, an ``UnreadableFileError``
+  ///   if the file cannot be read, or the error of `change` or of the write.
+  func change(_ change: (Data?) throws -> Data?) throws {
+    let thread = currentThreadID()
+    let effects: [Effect]
+    do {
+      let lock = try backend.lock(url, exclusive: true)
+      defer { lock.unlock() }
+      // NB: Read and written under the file's lock, as every read and write here is, so
+      //     that a check of the file for changes sees it before or after, never between.
+      let read = fileAccess.withLock { _ in
+        let read = Result { try backend.contents(of: url) }
+        state.withLock { $0.readForChange(read) }
+        return read
+      }
+      let current: Data?
+      do {
+        current = try read.get()
+      } catch {
+        throw UnreadableFileError(url: url, cause: error)
+      }
+      guard let data = try change(current), data != current else { return }
+      effects = try fileAccess.withLock { hasRemovedTemporaryFiles in
+        try backend.write(data, to: url)
+        if !hasRemovedTemporaryFiles {
+          hasRemovedTemporaryFiles = true
+          backend.removeAbandonedTemporaryFiles(of: url)
+        }
+        return state.withLock { $0.changeWritten(data, thread: thread) }
+      }
+      writeCounts?.record(url, wrote: true)
+    }
+    // NB: Played back once every process may go on.
+    run(effects)
   }
 
   // MARK: Effects

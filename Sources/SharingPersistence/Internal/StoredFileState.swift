@@ -39,6 +39,9 @@ struct StoredFileState {
   /// The interval between throttled writes that the live holders asked for.
   private var holderInterval: Duration?
   private var hasReportedTwoIntervals = false
+  /// Whether the live holders change the file in coordinated transactions.
+  private var holderIsCoordinated: Bool?
+  private var hasReportedMixedCoordination = false
   private var subscribers: [Int: FileSubscriber] = [:]
   private var nextSubscriberID = 0
   private(set) var watch = Watch.none
@@ -94,9 +97,25 @@ struct StoredFileState {
 
   // MARK: Holders
 
-  /// A key for the file was created, asking for `interval` between throttled writes.
-  mutating func holderAdded(interval: Duration) -> [Effect] {
+  /// A key for the file was created, asking for `interval` between throttled writes, or
+  /// for coordinated changes.
+  mutating func holderAdded(interval: Duration, isCoordinated: Bool = false) -> [Effect] {
     holders += 1
+    if let existing = holderIsCoordinated, existing != isCoordinated,
+      !hasReportedMixedCoordination
+    {
+      hasReportedMixedCoordination = true
+      return [
+        .report(
+          """
+          The file \(url.path) is used both with and without '.coordinated'. Changes made \
+          without it can overwrite coordinated ones, and coordinated changes are not played \
+          back to the keys without it: give every use of the file the same coordination.
+          """
+        )
+      ]
+    }
+    holderIsCoordinated = isCoordinated
     guard let existing = holderInterval else {
       holderInterval = interval
       return []
@@ -117,7 +136,7 @@ struct StoredFileState {
   /// A key for the file went away.
   mutating func holderRemoved() -> [Effect] {
     holders -= 1
-    if holders == 0 { holderInterval = nil }
+    if holders == 0 { (holderInterval, holderIsCoordinated) = (nil, nil) }
     return releaseIfUnused()
   }
 
@@ -271,6 +290,25 @@ struct StoredFileState {
     guard isPending, isIdle else { return [] }
     isPending = false
     return [.unregisterPending]
+  }
+
+  // MARK: Coordinated changes
+
+  /// The file was read, with every process's lock held, for a coordinated change: it is not
+  /// played back, since the change starts from it and memory then takes the change's result.
+  mutating func readForChange(_ read: Result<Data?, any Error>) {
+    contents = FileContents(read)
+  }
+
+  /// A coordinated change wrote `bytes`, with the file's lock held.
+  ///
+  /// A playback under way may carry older contents to the shared values after the change
+  /// reached them: the written bytes are then played back after it.
+  mutating func changeWritten(_ bytes: Data, thread: UInt) -> [Effect] {
+    contents = .bytes(bytes)
+    undecodable = nil
+    guard playbacks.isBusy else { return [] }
+    return enqueuePlayback(.success(bytes), thread: thread)
   }
 
   // MARK: Reading

@@ -1,0 +1,26 @@
+import Foundation
+
+/// A lock on a file held against other processes, taken by
+/// ``FileSystemBackend/lock(_:exclusive:)``.
+struct FileLock: Sendable {
+  /// Releases the lock.
+  let unlock: @Sendable () -> Void
+}
+
+/// Why a file could not be locked: the ``/SharingCore/Shared/saveError`` of a coordinated
+/// change, or the ``/SharingCore/Shared/loadError`` of a load, that was not made.
+struct FileLockError: Error, CustomStringConvertible {
+  /// The file that was to be read or changed.
+  let url: URL
+  /// The lock file beside it.
+  let lockURL: URL
+  /// Why the lock could not be taken.
+  let cause: any Error
+
+  var description: String {
+    """
+    The file at \(url.path) could not be locked against other processes: \(lockURL.path) \
+    could not be locked (\(cause)).
+    """
+  }
+}
