@@ -209,7 +209,7 @@ private final class TransactionCache<Value: Sendable>: Sendable {
 
 /// Why a coordinated change was refused: the file holds bytes that cannot be decoded, which
 /// the change would replace.
-struct UndecodableFileError: Error, CustomStringConvertible {
+struct UndecodableFileError: LocalizedError, CustomStringConvertible {
   let url: URL
   /// Where the bytes were kept aside, if they could be.
   let keptAt: URL?
@@ -222,4 +222,6 @@ struct UndecodableFileError: Error, CustomStringConvertible {
       fix or remove the file.\(kept)
       """
   }
+
+  var errorDescription: String? { description }
 }

@@ -19,3 +19,18 @@ import Testing
     #expect(file.path == FileManager.default.currentDirectoryPath + "/mystore.txt.plist")
   }
 }
+
+/// Where Foundation keeps the default store, which `counter` locks beside.
+@Suite struct CounterDefaultFileTests {
+  @Test func defaultFileFollowsXDGConfigHomeThenHome() {
+    let name = ProcessInfo.processInfo.processName
+    #expect(
+      CounterStore.defaultFile(environment: ["XDG_CONFIG_HOME": "/x/config", "HOME": "/h"]).path
+        == "/x/config/\(name).plist"
+    )
+    #expect(
+      CounterStore.defaultFile(environment: ["XDG_CONFIG_HOME": "", "HOME": "/h"]).path
+        == "/h/.config/\(name).plist"
+    )
+  }
+}

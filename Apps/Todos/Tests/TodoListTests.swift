@@ -45,14 +45,35 @@ import TodosKit
     #expect(list.todos == [Todo(id: 1, title: "Buy milk")])
   }
 
-  @Test func listIsSavedToItsFileAsJSON() async throws {
+  @Test func eachChangeIsInTheFileAsJSONWhenItReturns() throws {
     @Dependency(\.defaultFileStorage) var storage
     let list = TodoList(file: file)
     try list.add("Buy milk")
-    try await list.save()
 
     let data = try #require(storage.contents(of: file))
     #expect(try JSONDecoder().decode([Todo].self, from: data) == [Todo(id: 1, title: "Buy milk")])
+  }
+
+  @Test func aChangeStartsFromTheListAnotherProgramWroteMeanwhile() throws {
+    let scheduler = ManualWriteScheduler()
+    let storage = FileStorage.inMemory(scheduler: scheduler)
+    try withDependencies {
+      $0.defaultFileStorage = storage
+    } operation: {
+      let list = TodoList(file: file)
+      try list.add("Buy milk")
+      // NB: Not played back until the scheduler runs: only the change's own read sees it.
+      storage.simulateExternalWrite(
+        Data(
+          #"[{"id": 1, "title": "Buy milk", "isDone": false}, {"id": 2, "title": "Call mom", "isDone": false}]"#
+            .utf8
+        ),
+        to: file
+      )
+      let todo = try list.add("Walk the dog")
+      #expect(todo.id == 3)
+      #expect(list.todos.map(\.title) == ["Buy milk", "Call mom", "Walk the dog"])
+    }
   }
 
   @Test func changeToTheFileByAnotherProgramIsPlayedBack() throws {

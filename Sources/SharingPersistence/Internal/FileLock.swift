@@ -9,7 +9,7 @@ struct FileLock: Sendable {
 
 /// Why a file could not be locked: the ``/SharingCore/Shared/saveError`` of a coordinated
 /// change, or the ``/SharingCore/Shared/loadError`` of a load, that was not made.
-struct FileLockError: Error, CustomStringConvertible {
+struct FileLockError: LocalizedError, CustomStringConvertible {
   /// The file that was to be read or changed.
   let url: URL
   /// The lock file beside it.
@@ -23,4 +23,6 @@ struct FileLockError: Error, CustomStringConvertible {
     could not be locked (\(cause)).
     """
   }
+
+  var errorDescription: String? { description }
 }

@@ -11,9 +11,11 @@ import SharingPersistence
 /// try list.complete(todo.id)
 /// ```
 ///
-/// The list is `@Shared(.fileStorage(file))`: changes are written to the file shortly after
-/// they are made (at most once per second, and when the program exits), and changes that
-/// another program makes to the file are played back into ``todos`` as they happen.
+/// The list is `@Shared(.fileStorage(file, .coordinated))`: each change is made with the file
+/// locked against every other program using it, starts from the list the file holds, and is
+/// written before it returns, so that two programs adding todos at once both keep theirs.
+/// Changes that another program makes to the file are played back into ``todos`` as they
+/// happen.
 public struct TodoList: Sendable {
   /// The todos, in the order they were added.
   @Shared public var todos: [Todo]
@@ -24,7 +26,7 @@ public struct TodoList: Sendable {
   ///
   /// - Parameter file: The file that holds the list.
   public init(file: URL) {
-    _todos = Shared(wrappedValue: [], .fileStorage(file))
+    _todos = Shared(wrappedValue: [], .fileStorage(file, .coordinated))
     self.file = file
   }
 
@@ -41,16 +43,19 @@ public struct TodoList: Sendable {
   ///
   /// - Parameter title: What to do; surrounding white space is dropped.
   /// - Returns: The new todo, numbered one more than the highest number in the list.
-  /// - Throws: ``TodoError/emptyTitle`` if the title is blank.
+  /// - Throws: ``TodoError/emptyTitle`` if the title is blank;
+  ///   ``TodoError/cannotSave(_:reason:)`` if the file could not be written.
   @discardableResult
   public func add(_ title: String) throws(TodoError) -> Todo {
     let title = title.trimmingCharacters(in: .whitespacesAndNewlines)
     guard !title.isEmpty else { throw .emptyTitle }
-    return $todos.withLock { todos in
+    let todo = $todos.withLock { todos in
       let todo = Todo(id: (todos.map(\.id).max() ?? 0) + 1, title: title)
       todos.append(todo)
       return todo
     }
+    try checkSaved()
+    return todo
   }
 
   /// Marks a todo done.
@@ -60,11 +65,13 @@ public struct TodoList: Sendable {
   ///
   /// - Parameter id: The number of the todo.
   /// - Returns: The todo, done.
-  /// - Throws: ``TodoError/notFound(_:)`` if the list has no such todo.
+  /// - Throws: ``TodoError/notFound(_:)`` if the list has no such todo;
+  ///   ``TodoError/cannotSave(_:reason:)`` if the file could not be written.
   @discardableResult
   public func complete(_ id: Todo.ID) throws(TodoError) -> Todo {
     guard let todo = Shared($todos[id: id]) else { throw .notFound(id) }
     todo.withLock { $0.isDone = true }
+    try checkSaved()
     return todo.wrappedValue
   }
 
@@ -72,24 +79,23 @@ public struct TodoList: Sendable {
   ///
   /// - Parameter id: The number of the todo.
   /// - Returns: The removed todo.
-  /// - Throws: ``TodoError/notFound(_:)`` if the list has no such todo.
+  /// - Throws: ``TodoError/notFound(_:)`` if the list has no such todo;
+  ///   ``TodoError/cannotSave(_:reason:)`` if the file could not be written.
   @discardableResult
   public func remove(_ id: Todo.ID) throws(TodoError) -> Todo {
-    try $todos.withLock { (todos: inout [Todo]) throws(TodoError) in
+    let todo = try $todos.withLock { (todos: inout [Todo]) throws(TodoError) in
       guard let index = todos.firstIndex(where: { $0.id == id }) else { throw .notFound(id) }
       return todos.remove(at: index)
     }
+    try checkSaved()
+    return todo
   }
 
-  /// Writes the list to its file now, rather than after the short delay.
-  ///
-  /// - Throws: ``TodoError/cannotSave(_:reason:)`` if the file could not be written.
-  public func save() async throws(TodoError) {
-    do {
-      try await $todos.save()
-    } catch {
-      throw .cannotSave(file, reason: FileProblem.reason(for: error, at: file))
-    }
+  /// Throws why the last change could not be written to the file, if it could not: the list
+  /// was then left as it was.
+  private func checkSaved() throws(TodoError) {
+    guard let error = $todos.saveError else { return }
+    throw .cannotSave(file, reason: FileProblem.reason(for: error, at: file))
   }
 }
 

@@ -38,7 +38,7 @@ public struct TodosDemo: Sendable {
 
   private func tour(file: URL) async throws {
     output("A todo list in \(file.path),")
-    output("held by '@Shared(.fileStorage(url)) var todos: [Todo] = []'.")
+    output("held by '@Shared(.fileStorage(url, .coordinated)) var todos: [Todo] = []'.")
     let list = TodoList(file: file)
 
     step(1, "Add three todos with '$todos.withLock { $0.append(todo) }':")
@@ -52,8 +52,7 @@ public struct TodosDemo: Sendable {
     rows[1].withLock { $0.isDone = true }
     show(list.todos)
 
-    step(3, "Save now with 'try await $todos.save()'. The file holds:")
-    try await list.save()
+    step(3, "Each change was written before 'withLock' returned, with the file locked:")
     show(try String(contentsOf: file, encoding: .utf8))
 
     if let otherProgram {

@@ -1,5 +1,6 @@
-// todos: a todo list kept in a JSON file with '@Shared(.fileStorage(url))', shared live
-// between every program that uses the file.
+// todos: a todo list kept in a JSON file with '@Shared(.fileStorage(url, .coordinated))',
+// shared live between every program that uses the file; programs changing it at once each
+// keep their change.
 //
 //   swift run todos demo                 the tour: every feature, in a temporary directory
 //   swift run todos add Buy milk         adds a todo
@@ -55,7 +56,6 @@ do {
   case .add(let title):
     let list = openList()
     let todo = try list.add(title)
-    try await list.save()
     terminal.say("Added \(TodoListFormat.line(todo))")
   case .addFromInput:
     let list = openList()
@@ -63,16 +63,13 @@ do {
       guard !title.allSatisfy(\.isWhitespace) else { continue }
       terminal.say("Added \(TodoListFormat.line(try list.add(title)))")
     }
-    try await list.save()
   case .complete(let id):
     let list = openList()
     let todo = try list.complete(id)
-    try await list.save()
     terminal.say("Done: \(TodoListFormat.line(todo))")
   case .remove(let id):
     let list = openList()
     let todo = try list.remove(id)
-    try await list.save()
     terminal.say("Removed \(TodoListFormat.line(todo))")
   case .watch:
     await watch()
