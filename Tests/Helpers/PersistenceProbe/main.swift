@@ -14,6 +14,8 @@
 // Two processes (ConvergenceModes.swift): file-pingpong, defaults-pingpong, file-burst,
 // defaults-burst.
 // Measuring (IdleModes.swift): defaults-idle.
+// Coordinated changes from several processes (CoordinatedModes.swift): coordinated-increment,
+// coordinated-tally.
 
 import Foundation
 import SharingCore
@@ -94,6 +96,23 @@ case ("file-records", 2):
 
 case ("file-unreadable", 2):
   await unreadableFile(path: arguments[1])
+
+case ("coordinated-increment", 5):
+  coordinatedIncrement(
+    path: arguments[1],
+    threads: Int(arguments[2]) ?? 0,
+    increments: Int(arguments[3]) ?? 0,
+    total: Int(arguments[4]) ?? 0
+  )
+
+case ("coordinated-tally", 6):
+  coordinatedTally(
+    path: arguments[1],
+    id: arguments[2],
+    threads: Int(arguments[3]) ?? 0,
+    increments: Int(arguments[4]) ?? 0,
+    started: arguments[5]
+  )
 
 default:
   fail("Unknown command: \(arguments)")
