@@ -66,8 +66,8 @@ import TodosKit
     try await withTemporaryDirectory { directory in
       let file = directory.file("todos.json")
       let adding = try Program("todos").start(["--file", file.path, "add", "-"], in: directory)
-      // NB: The first change is written at once; the next ones wait for the throttle,
-      //     about a second, so the signal arrives while they are pending.
+      // NB: Each change is written before 'add' returns: the signal finds nothing pending,
+      //     and the file holds every todo added.
       adding.write("Buy milk\nWalk the dog\nWrite the report\n")
       await adding.waitForOutput("the third todo") { $0.contains("Added #3") }
 
