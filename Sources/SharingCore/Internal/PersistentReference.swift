@@ -46,13 +46,16 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
     // NB: 'saver', when given, is 'key' itself: the cast, which checks 'Value' by demangling
     //     type names in the runtime, is only made for readers.
     self.state = Locked(State(saver: saver ?? key as? any SharedKey<Value>))
-    // NB: The conformance alone is checked first: it is cached by the runtime, while a cast
-    //     to a protocol with 'Value' bound checks 'Value' by demangling type names.
+    let storesReference = key is any ReferenceStoringKey
+    // NB: Not looked up for a key whose store keeps the reference ('inMemory'): it cannot be
+    //     coordinated, and the lookup costs about 1,400 instructions per new reference. The
+    //     conformance alone is checked first: the cast to a protocol with 'Value' bound
+    //     checks 'Value' by demangling type names.
     self.coordination =
-      key is any CoordinatedSharedKey
+      !storesReference && key is any CoordinatedSharedKey
       ? (key as? any CoordinatedSharedKey<Value>).map(Coordination.init(key:)) : nil
     // NB: A key whose store keeps this reference has nothing to save a write to.
-    super.init(value: initialValue, hasWriteHook: !(key is any ReferenceStoringKey))
+    super.init(value: initialValue, hasWriteHook: !storesReference)
   }
 
   deinit {
