@@ -106,6 +106,81 @@ import Testing
     #expect(!state.blocksWrites)
   }
 
+  // MARK: Noticing changes
+
+  /// A file modified at `seconds` (plus `nanoseconds`), of `size` bytes.
+  private func stamp(
+    at seconds: Int64,
+    _ nanoseconds: Int64 = 500_000_000,
+    size: Int64 = 100
+  ) -> FileStamp {
+    FileStamp(device: 1, inode: 2, size: size, modified: seconds, modifiedNanoseconds: nanoseconds)
+  }
+
+  @Test func theFileIsReadOnceWhenTheStoreIsFirstUsed() {
+    var state = UserDefaultsStoreState()
+    let settled = stamp(at: 100)
+    #expect(state.mustReload(stamp: settled))
+    state.didReload(stamp: settled, stampedAfter: .seconds(200))
+    #expect(!state.mustReload(stamp: settled))
+    #expect(state.mustReload(stamp: stamp(at: 150)))
+    #expect(state.mustReload(stamp: nil))
+  }
+
+  /// Another process writing between this process's write and the stamp taken after it
+  /// leaves a stamp that belongs to a version never read: the file is read after each write.
+  @Test func aWriteOfAnotherProcessRightAfterOursIsRead() {
+    var state = UserDefaultsStoreState()
+    let before = stamp(at: 100)
+    state.didReload(stamp: before, stampedAfter: .seconds(200))
+    state.didWriteFile()
+    let afterOurs = stamp(at: 201)
+    #expect(state.mustReload(stamp: afterOurs))
+    #expect(state.mustReload(stamp: before))
+    state.didReload(stamp: afterOurs, stampedAfter: .seconds(300))
+    #expect(!state.mustReload(stamp: afterOurs))
+  }
+
+  /// Two writes of the same size within one tick of the file system's clock leave the same
+  /// stamp: a file modified that recently is read again until its stamp is older than a
+  /// tick.
+  @Test func aWriteWithinTheSameClockTickAsTheLastReadIsRead() {
+    var state = UserDefaultsStoreState()
+    let recent = stamp(at: 100)
+    state.didReload(stamp: recent, stampedAfter: recent.modifiedAt + .milliseconds(3))
+    #expect(state.mustReload(stamp: recent))
+    state.didReload(stamp: recent, stampedAfter: recent.modifiedAt + .milliseconds(49))
+    #expect(state.mustReload(stamp: recent))
+    state.didReload(stamp: recent, stampedAfter: recent.modifiedAt + .milliseconds(50))
+    #expect(!state.mustReload(stamp: recent))
+  }
+
+  @Test func aFileSystemKeepingWholeSecondsIsTrustedTwoSecondsAfterAWrite() {
+    var state = UserDefaultsStoreState()
+    let recent = stamp(at: 100, 0)
+    state.didReload(stamp: recent, stampedAfter: .seconds(101))
+    #expect(state.mustReload(stamp: recent))
+    state.didReload(stamp: recent, stampedAfter: .seconds(102))
+    #expect(!state.mustReload(stamp: recent))
+  }
+
+  @Test func aModificationTimeFarInTheFutureIsNotWaitedFor() {
+    var state = UserDefaultsStoreState()
+    let future = stamp(at: 4_000)
+    state.didReload(stamp: future, stampedAfter: .seconds(100))
+    #expect(!state.mustReload(stamp: future))
+    state.didReload(stamp: future, stampedAfter: future.modifiedAt - .milliseconds(10))
+    #expect(state.mustReload(stamp: future))
+  }
+
+  @Test func anUnreadableVersionOfTheFileIsCheckedOnce() {
+    var state = UserDefaultsStoreState()
+    let unreadable = stamp(at: 100, size: 7)
+    state.didFindUnreadable(stamp: unreadable)
+    #expect(!state.mustReload(stamp: unreadable))
+    #expect(state.mustReload(stamp: stamp(at: 100, size: 9)))
+  }
+
   private final class Writer: Sendable {}
 
   private func subscription(

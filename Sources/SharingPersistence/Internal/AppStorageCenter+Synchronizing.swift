@@ -30,9 +30,10 @@ extension AppStorageCenter {
     effects: inout Effects
   ) {
     let result: Result<Void, any Error>
-    let changedElsewhere = record.file?.stamp() != record.state.knownStamp
+    let mayHaveChangedElsewhere =
+      record.file.map { record.state.mustReload(stamp: $0.stamp()) } ?? false
     let wasUnreadable = record.state.fileError != nil
-    if changedElsewhere, !checkFile(of: &record), !wasUnreadable {
+    if mayHaveChangedElsewhere, !checkFile(of: &record), !wasUnreadable {
       effects.notify += record.state.everySubscription
     }
     if record.state.blocksWrites, let error = record.state.fileError {
@@ -45,8 +46,8 @@ extension AppStorageCenter {
       } else {
         result = .success(())
         record.state.fileError = nil
-        record.state.knownStamp = record.file?.stamp()
-        if changedElsewhere || wasUnreadable {
+        record.state.didWriteFile()
+        if mayHaveChangedElsewhere || wasUnreadable {
           effects.notify += reload(&record, tellingAll: wasUnreadable)
         }
       }
@@ -72,15 +73,19 @@ extension AppStorageCenter {
 
   /// Reads every subscribed key after a reload; returns the subscriptions to tell.
   func reload(_ record: inout Record, tellingAll: Bool) -> [@Sendable () -> Void] {
+    record.state.didReload(subscribedValues(of: record), tellingAll: tellingAll)
+  }
+
+  /// The value stored for each subscription's key, by subscription.
+  func subscribedValues(of record: Record) -> [Int: StoredDefaultsValue] {
     let store = record.store.base
     var byKey: [String: StoredDefaultsValue] = [:]
-    let values = record.state.subscriptions.mapValues { subscription in
+    return record.state.subscriptions.mapValues { subscription in
       if let value = byKey[subscription.key] { return value }
       let value = StoredDefaultsValue(store.object(forKey: subscription.key))
       byKey[subscription.key] = value
       return value
     }
-    return record.state.didReload(values, tellingAll: tellingAll)
   }
 
   /// Synchronises the store after `delay`, if it still has changes to write then.

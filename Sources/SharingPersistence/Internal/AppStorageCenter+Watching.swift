@@ -21,15 +21,23 @@ extension AppStorageCenter {
       record.store.base.synchronize()
       return reload(&record, tellingAll: false)
     }
+    // NB: Stamped before the store is read: a write landing after the stamp changes it (or
+    //     lands within the clock's granularity, which the state accounts for).
+    let now = FileStamp.now()
     let stamp = file.stamp()
-    guard stamp != record.state.knownStamp else { return [] }
+    guard record.state.mustReload(stamp: stamp) else { return [] }
     let wasUnreadable = record.state.fileError != nil
     guard checkFile(of: &record) else {
       return wasUnreadable ? [] : record.state.everySubscription
     }
     record.store.base.synchronize()
-    record.state.knownStamp = file.stamp()
-    return reload(&record, tellingAll: wasUnreadable)
+    let values = subscribedValues(of: record)
+    // NB: Foundation reads the file again for these values: if it changed since it was
+    //     checked, the version read may not be a property list (read as an empty store) and
+    //     is not played back; the next check looks at it.
+    guard file.stamp() == stamp else { return [] }
+    record.state.didReload(stamp: stamp, stampedAfter: now)
+    return record.state.didReload(values, tellingAll: wasUnreadable)
   }
 
   /// Ticks after ``UserDefaultsStoreState/syncInterval``.
@@ -73,7 +81,7 @@ extension AppStorageCenter {
       record.state.fileError = nil
       return true
     }
-    record.state.knownStamp = file.stamp()
+    record.state.didFindUnreadable(stamp: file.stamp())
     do {
       record.state.fileError = .unreadableFile(path: file.path, keptAt: try file.keepAside(bytes))
     } catch let error as AppStorageError {

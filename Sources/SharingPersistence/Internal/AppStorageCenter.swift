@@ -13,6 +13,10 @@ import SharingDependencies
 ///   (``ObservedUserDefaults``), tells the key's other subscriptions before it returns.
 /// - The store's file is watched (``FileWatcher``): when another process writes it, the
 ///   file is checked, reloaded and the subscribed keys compared, costing time only then.
+///   A stamp tells that a file changed, never that it did not: the file is also read once
+///   after each write of this process (another may have written right after it) and while
+///   it was modified within one tick of the file system's clock
+///   (``UserDefaultsStoreState/mustReload(stamp:)``).
 ///   A file that is no longer a property list is copied aside before anything rewrites it.
 /// - While any key is subscribed, a tick every ``UserDefaultsStoreState/syncInterval``
 ///   synchronises the stores with nothing to write (which costs a `stat` when nothing
@@ -218,8 +222,9 @@ final class AppStorageCenter: Sendable {
   }
 
   func open(_ store: UserDefaultsBox) -> Record {
+    // NB: Nothing is known of the file yet: Foundation may hold a copy read before it last
+    //     changed. The first check reloads the store.
     var record = Record(store: store, file: DefaultsFile.of(store.base))
-    record.state.knownStamp = record.file?.stamp()
     checkFile(of: &record)
     return record
   }

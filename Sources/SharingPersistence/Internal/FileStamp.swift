@@ -22,6 +22,14 @@ struct FileStamp: Equatable, Sendable {
   let modified: Int64
   let modifiedNanoseconds: Int64
 
+  init(device: UInt64, inode: UInt64, size: Int64, modified: Int64, modifiedNanoseconds: Int64) {
+    self.device = device
+    self.inode = inode
+    self.size = size
+    self.modified = modified
+    self.modifiedNanoseconds = modifiedNanoseconds
+  }
+
   /// The stamp of the file at `path`, following symbolic links, or `nil` if there is none.
   init?(path: String) {
     var info = stat()
@@ -36,5 +44,40 @@ struct FileStamp: Equatable, Sendable {
     size = Int64(info.st_size)
     self.modified = Int64(modified.tv_sec)
     modifiedNanoseconds = Int64(modified.tv_nsec)
+  }
+}
+
+extension FileStamp {
+  /// The time of the file system's clock a ``FileStamp`` is compared with: the wall clock,
+  /// since 1970.
+  static func now() -> Duration {
+    var time = timespec()
+    clock_gettime(CLOCK_REALTIME, &time)
+    return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
+  }
+
+  /// When the file was last modified, by the file system's clock.
+  var modifiedAt: Duration {
+    .seconds(modified) + .nanoseconds(modifiedNanoseconds)
+  }
+
+  /// The longest a file system's clock can stand still: a write within that time of another
+  /// can leave the same modification time.
+  ///
+  /// Linux stamps files from a clock that advances once per scheduler tick (at most 10 ms:
+  /// 50 ms leaves room); a file system that keeps whole seconds (nanoseconds always 0)
+  /// advances every 1 or 2 s.
+  var clockGranularity: Duration {
+    modifiedNanoseconds == 0 ? .seconds(2) : .milliseconds(50)
+  }
+
+  /// Whether a write after this stamp was taken, at or after `now`, could leave the file
+  /// with this same stamp: the file was modified within one ``clockGranularity`` of `now`.
+  ///
+  /// `now` is read before the stamp is taken. A modification time that far or farther in
+  /// the future (another machine's clock) is not waited for.
+  func mayRepeat(after now: Duration) -> Bool {
+    let age = now - modifiedAt
+    return age < clockGranularity && age > .zero - clockGranularity
   }
 }

@@ -30,8 +30,11 @@ struct UserDefaultsStoreState {
   private var waitingSaves: [SaveContinuation] = []
   private var lastSync: Duration?
   private(set) var isSyncScheduled = false
-  /// The file as this process last saw or left it.
-  var knownStamp: FileStamp?
+  /// The stamp the file had before this process last read it.
+  private(set) var knownStamp: FileStamp?
+  /// Whether the file may hold a change this process has not read although its stamp is
+  /// still ``knownStamp``. Nothing was read yet when the record opens.
+  private var mayHoldUnreadChange = true
   /// Why the file cannot be read: set when it is found unparseable, until it is readable.
   var fileError: AppStorageError?
   /// Keys whose stored value could not be read: it is kept aside before they are written.
@@ -93,6 +96,38 @@ struct UserDefaultsStoreState {
   /// Every subscription, to tell that the file cannot be read.
   var everySubscription: [@Sendable () -> Void] {
     subscriptions.sorted(by: { $0.key < $1.key }).map(\.value.onChange)
+  }
+
+  // MARK: Noticing changes
+
+  /// Whether the store must be reloaded from its file, whose stamp is now `stamp`.
+  func mustReload(stamp: FileStamp?) -> Bool {
+    mayHoldUnreadChange || stamp != knownStamp
+  }
+
+  /// Records that the store was reloaded from its file, whose stamp was `stamp` before it was
+  /// read; `now` is the time (``FileStamp/now()``) read before that stamp.
+  ///
+  /// A write landing within the file system clock's granularity of the stamp can leave the
+  /// same stamp (same size, same modification time): until the stamp is older than that, the
+  /// file must be read again.
+  mutating func didReload(stamp: FileStamp?, stampedAfter now: Duration) {
+    knownStamp = stamp
+    mayHoldUnreadChange = stamp?.mayRepeat(after: now) ?? false
+  }
+
+  /// Records that this process wrote the store to its file: the file must be read again,
+  /// since another process may have written it after this write and before any stamp this
+  /// process could take of it.
+  mutating func didWriteFile() {
+    mayHoldUnreadChange = true
+  }
+
+  /// Records that the file, with stamp `stamp`, cannot be read: that version is not checked
+  /// again.
+  mutating func didFindUnreadable(stamp: FileStamp?) {
+    knownStamp = stamp
+    mayHoldUnreadChange = false
   }
 
   // MARK: Saving
