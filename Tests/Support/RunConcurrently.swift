@@ -19,11 +19,15 @@ public func runConcurrently(
         let work = Locked<(@Sendable (Int) -> Void)?>(body)
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
           Thread.detachNewThread {
-            let body = work.withLock { work in
-              defer { work = nil }
-              return work
+            // NB: A local lives to the end of its scope, not to its last use: the body is
+            //     released as this scope ends, before 'done' is resumed.
+            do {
+              let body = work.withLock { work in
+                defer { work = nil }
+                return work
+              }
+              body?(index)
             }
-            body?(index)
             done.resume()
           }
         }
