@@ -46,14 +46,19 @@ import Testing
 
   /// Taking turns: each side writes only after seeing the other's last write, so every write
   /// is accepted, and each must be seen by the other side.
+  ///
+  /// Each turn is one write, made before `withLock` returns. A second write of the same turn
+  /// (a `save()` after the change) would be made before seeing the other side's answer: it
+  /// could land over the answer, and by the rule above (the last accepted write wins) take
+  /// it back.
   @Test func fileTurnsAreEachSeenByTheOtherProcess() async throws {
     try await withLiveFileSystem { directory in
       let url = directory.file("turn.json")
-      @Shared(.fileStorage(url)) var turn = 0
+      @Shared(.fileStorage(url, throttle: .zero)) var turn = 0
       let child = try Probe.start(["file-pingpong", url.path, "25"])
       for odd in stride(from: 1, to: 50, by: 2) {
         $turn.withLock { $0 = odd }
-        try await $turn.save()
+        try #require($turn.saveError == nil)
         await waitUntil(child, "the other process's answer to \(odd)") { turn == odd + 1 }
       }
       let run = await Probe.finish(child)

@@ -4,15 +4,24 @@ import SharingDependencies
 import SharingPersistence
 
 /// `file-pingpong <path> <rounds>`: on an integer file, waits to see each odd value the other
-/// process writes (1, 3, …, 2 × rounds − 1) and answers with the next even value, written at
-/// once with `save()`. Exits with status 2 if an odd value is not seen within 30 seconds.
-func filePingPong(path: String, rounds: Int) async {
-  @Shared(.fileStorage(URL(fileURLWithPath: path))) var value = 0
-  await pingPong(rounds: rounds, value: $value)
+/// process writes (1, 3, …, 2 × rounds − 1) and answers with the next even value, written
+/// once, before `withLock` returns. Exits with status 2 if an odd value is not seen within 30
+/// seconds.
+///
+/// One write per turn: a second one, such as a `save()` after the change, would be a write
+/// made before seeing the other side's answer, and could land over it.
+func filePingPong(path: String, rounds: Int) {
+  @Shared(.fileStorage(URL(fileURLWithPath: path), throttle: .zero)) var value = 0
+  for odd in stride(from: 1, to: 2 * rounds, by: 2) {
+    wait(for: "\(odd), holding \(value)") { value == odd }
+    $value.withLock { $0 = odd + 1 }
+    if let error = $value.saveError { fail("Writing \(odd + 1) failed: \(error)") }
+  }
 }
 
-/// `defaults-pingpong <suite> <key> <rounds>`: the same, on an integer in a user defaults
-/// suite.
+/// `defaults-pingpong <suite> <key> <rounds>`: on an integer in a user defaults suite, waits
+/// to see each odd value the other process writes and answers with the next even value, made
+/// durable with `save()`. Exits with status 2 if an odd value is not seen within 30 seconds.
 func defaultsPingPong(suite: String, key: String, rounds: Int) async {
   guard let store = UserDefaults(suiteName: suite) else { fail("No suite \(suite)") }
   @Shared(.appStorage(key, store: store)) var value = 0

@@ -51,7 +51,7 @@ case ("file-pending", 4):
   await pendingWrite(path: arguments[1], ready: arguments[2], signals: arguments[3])
 
 case ("file-pingpong", 3):
-  await filePingPong(path: arguments[1], rounds: Int(arguments[2]) ?? 0)
+  filePingPong(path: arguments[1], rounds: Int(arguments[2]) ?? 0)
 
 case ("defaults-idle", 4):
   defaultsIdle(
