@@ -162,4 +162,30 @@ import Testing
       await eventually("playback after the restart") { count == 3 }
     }
   }
+
+  /// Connections left idle while the server restarted were closed by it: none is used
+  /// again, so the first write after the restart succeeds.
+  @Test func firstWriteAfterTheServerRestartedSucceeds() async throws {
+    let cluster = try PostgresCluster()
+    defer { cluster.remove() }
+    let table = try TestTable(cluster: cluster)
+    let key: PostgresKey<Int> = table.withDatabase { .postgres("count") }
+    try await save(1, with: key)
+    cluster.stop()
+    try cluster.start()
+    try await save(2, with: key)
+    #expect(try table.storedJSON("count") == "2")
+  }
+}
+
+/// Saves a value with a key, as ``/SharingCore/Shared/save()`` does, without a shared value
+/// (whose subscription would use connections of its own).
+private func save<Value>(_ value: Value, with key: PostgresKey<Value>) async throws {
+  try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+    key.save(
+      value,
+      context: .userInitiated,
+      continuation: SaveContinuation { done.resume(with: $0) }
+    )
+  }
 }

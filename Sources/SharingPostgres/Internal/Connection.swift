@@ -46,10 +46,17 @@ final class Connection: @unchecked Sendable {
     PQstatus(handle) != CONNECTION_OK
   }
 
-  /// Whether the server still holds the connection: reads, without waiting, whatever it sent
-  /// meanwhile, such as its closing of the connection when it shut down.
+  /// Whether an idle connection can be used again: the server sent nothing on it meanwhile.
+  ///
+  /// The server speaks unasked on an idle connection to say it is closing it, as when it
+  /// shuts down ("terminating connection due to administrator command"), before the end of
+  /// the stream: reading those words alone leaves the connection looking fine, and a
+  /// statement sent on it fails.
   var isAlive: Bool {
-    PQconsumeInput(handle) == 1 && !isBroken
+    let socket = PQsocket(handle)
+    guard socket >= 0, !isBroken else { return false }
+    var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+    return poll(&descriptor, 1, 0) == 0
   }
 
   /// Runs one statement with text parameters (`$1`, `$2`, …).
