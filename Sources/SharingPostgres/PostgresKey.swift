@@ -24,8 +24,9 @@ import SharingDependencies
 ///   `<key>.corrupt-<UTC timestamp>`.
 /// - While the server cannot be reached, loads and saves fail with a ``PostgresError`` as
 ///   ``/SharingCore/Shared/loadError`` and ``/SharingCore/Shared/saveError``; values stay in
-///   memory, and once the server is back, the failed write is made again and every key
-///   reloaded.
+///   memory, and once the server is back, the failed write is made again (its success
+///   clears ``/SharingCore/Shared/saveError``) and every key reloaded. A reload never takes
+///   back a value whose write failed, unless someone else wrote the row since.
 ///
 /// For a `withLock` that is exclusive across processes, use ``CoordinatedPostgresKey``.
 public struct PostgresKey<Value: Sendable>: SharedKey {
@@ -68,6 +69,8 @@ public struct PostgresKey<Value: Sendable>: SharedKey {
   ) -> SharedSubscription {
     let cancel = database.store.subscribe(row) { [self] result in
       subscriber.yield(with: result.flatMap(decoded))
+    } writeBack: { result in
+      subscriber.writeBackFinished(result)
     }
     return SharedSubscription(cancel)
   }

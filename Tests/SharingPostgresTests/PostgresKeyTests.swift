@@ -139,6 +139,18 @@ import Testing
     #expect(count == 4)
   }
 
+  @Test func saveErrorClearsOnceTheFailedWriteIsWrittenAgain() async throws {
+    @Shared(.postgres("count")) var count = 0
+    database.simulateOutage()
+    $count.withLock { $0 = 4 }
+    await #expect(throws: PostgresError.self) { try await $count.save() }
+    #expect($count.saveError is PostgresError)
+    database.simulateOutage(false)
+    await eventually("the retried write") { database.storedJSON(forKey: "count") == "4" }
+    await eventually("the save error cleared") { $count.saveError == nil }
+    #expect(count == 4)
+  }
+
   @Test func reconnectingReloadsHeldKeysAndClearsTheLoadError() throws {
     @Shared(.postgres("count")) var count = 0
     database.simulateOutage()

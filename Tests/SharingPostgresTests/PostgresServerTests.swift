@@ -158,6 +158,7 @@ import Testing
         (try? table.storedJSON("count")) == "2"
       }
       await eventually("the reload", timeout: .seconds(60), state) { $count.loadError == nil }
+      #expect($count.saveError == nil)
       try table.cluster.psql("UPDATE \(table.name) SET value = '3' WHERE key = 'count'")
       await eventually("playback after the restart") { count == 3 }
     }

@@ -113,6 +113,70 @@ import Testing
     #expect(reload.playsBack)
   }
 
+  @Test func reloadAfterAFailedRetryDoesNotTakeTheFailedValueBack() throws {
+    var sync = try syncWithFailedWrite("b", over: 1)
+    sync.connectionLost()
+    let (retry, _) = sync.listening(afterLoss: true, now: .seconds(1))
+    #expect(try required(retry).pending.isRetry)
+    let after = sync.finishWrite(try required(retry), result: .failure(Offline()), now: .seconds(1))
+    #expect(after.fetches)
+    let reload = sync.fetched(row(1))
+    #expect(!reload.playsBack)
+    let noRow = sync.fetched(nil)
+    #expect(noRow.playsBack, "a deleted row was written by someone else")
+  }
+
+  @Test func failedWriteIsWrittenAgainAfterAGrowingDelayWhileTheTableIsListenedTo() throws {
+    var sync = try syncWithFailedWrite("b", over: 1)
+    let failedAgain = { (sync: inout RowSync) throws -> Duration? in
+      let retry = try self.required(sync.retryTimeCame(now: .zero))
+      #expect(try self.written(retry) == "b")
+      #expect(retry.pending.isRetry)
+      return sync.finishWrite(retry, result: .failure(Offline()), now: .zero).retryAfter
+    }
+    #expect(try failedAgain(&sync) == RowSync.shortestRetryDelay * 2)
+    #expect(try failedAgain(&sync) == RowSync.shortestRetryDelay * 4)
+    let retry = try required(sync.retryTimeCame(now: .zero))
+    let after = sync.finishWrite(retry, result: .success(2), now: .zero)
+    #expect(after.retryAfter == nil)
+    #expect(after.fetches)
+    #expect(sync.retryTimeCame(now: .zero) == nil)
+  }
+
+  @Test func failedWriteWaitsForReconnectingWhileTheServerIsLost() throws {
+    var sync = try syncWithFailedWrite("b", over: 1)
+    sync.connectionLost()
+    #expect(sync.retryTimeCame(now: .zero) == nil)
+    let ticket = try required(sync.enqueueImmediate(change("c"), now: .zero))
+    let after = sync.finishWrite(ticket, result: .failure(Offline()), now: .zero)
+    #expect(after.retryAfter == nil)
+    let (retry, _) = sync.listening(afterLoss: true, now: .zero)
+    #expect(try written(retry) == "c")
+  }
+
+  @Test func rowWrittenBySomeoneElseSinceReplacesAFailedWrite() throws {
+    var sync = try syncWithFailedWrite("b", over: 1)
+    let newer = sync.fetched(row(2))
+    #expect(newer.playsBack)
+    sync.endPlayback()
+    #expect(sync.retryTimeCame(now: .zero) == nil)
+    let (retry, _) = sync.listening(afterLoss: true, now: .zero)
+    #expect(retry == nil)
+  }
+
+  /// A row listened to, whose write of `value` failed after the program wrote `version`;
+  /// returns it with the retry that failure scheduled due.
+  private func syncWithFailedWrite(_ value: String, over version: Int64) throws -> RowSync {
+    var sync = RowSync(interval: .zero)
+    _ = sync.listening(afterLoss: false, now: .zero)
+    let first = try required(sync.enqueueImmediate(change("a"), now: .zero))
+    _ = sync.finishWrite(first, result: .success(version), now: .zero)
+    let failing = try required(sync.enqueueImmediate(change(value), now: .zero))
+    let after = sync.finishWrite(failing, result: .failure(Offline()), now: .zero)
+    #expect(after.retryAfter == RowSync.shortestRetryDelay)
+    return sync
+  }
+
   @Test func reconnectingPlaysBackEvenAKnownVersion() {
     var sync = RowSync(interval: .zero)
     let playback = sync.fetched(row(5))

@@ -90,7 +90,8 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
         },
         onLoading: { [weak self] isLoading in
           self?.updateStatus { $0.isLoading = isLoading }
-        }
+        },
+        writeBack: { [weak self] in self?.finishSave($0) }
       )
     )
     state.withLock { $0.subscription = subscription }

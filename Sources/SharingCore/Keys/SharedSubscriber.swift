@@ -6,6 +6,7 @@
 public struct SharedSubscriber<Value>: Sendable {
   private let callback: @Sendable (Result<Value?, any Error>) -> Void
   private let onLoading: @Sendable (Bool) -> Void
+  private let writeBack: (@Sendable (Result<Void, any Error>) -> Void)?
 
   /// Creates a subscriber that calls `callback` with each result a key yields, for example
   /// to unit-test a key's subscription:
@@ -25,8 +26,25 @@ public struct SharedSubscriber<Value>: Sendable {
     callback: @escaping @Sendable (Result<Value?, any Error>) -> Void,
     onLoading: @escaping @Sendable (Bool) -> Void = { _ in }
   ) {
+    self.init(callback: callback, onLoading: onLoading, writeBack: nil)
+  }
+
+  /// A subscriber that is also told how the writes a key makes on its own went.
+  package init(
+    callback: @escaping @Sendable (Result<Value?, any Error>) -> Void,
+    onLoading: @escaping @Sendable (Bool) -> Void,
+    writeBack: (@Sendable (Result<Void, any Error>) -> Void)?
+  ) {
     self.callback = callback
     self.onLoading = onLoading
+    self.writeBack = writeBack
+  }
+
+  /// Tells the subscribed value how a write the key made on its own went, as a save would: a
+  /// key that writes a failed save again once its store is back reports the outcome here,
+  /// and a success clears the save error.
+  package func writeBackFinished(_ result: Result<Void, any Error>) {
+    writeBack?(result)
   }
 
   /// Plays back a new value from the store.

@@ -55,7 +55,8 @@ final class PostgresStore: Sendable {
   /// Subscribes to a row, listening to the table while anything is subscribed.
   func subscribe(
     _ row: SharedRow,
-    _ onChange: @escaping SharedRow.Subscriber
+    _ onChange: @escaping SharedRow.Subscriber,
+    writeBack: @escaping SharedRow.WriteBack
   ) -> @Sendable () -> Void {
     let startsListening = state.withLock { state in
       state.subscriptions += 1
@@ -68,7 +69,7 @@ final class PostgresStore: Sendable {
       }
       state.withLock { $0.stopListening = stop }
     }
-    let unsubscribe = row.subscribe(onChange)
+    let unsubscribe = row.subscribe(onChange, writeBack: writeBack)
     return { [weak self] in
       unsubscribe()
       guard let self else { return }

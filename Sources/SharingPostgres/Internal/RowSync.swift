@@ -12,7 +12,10 @@ import SharingCore
 /// - A change saved while a playback is under way may reach the shared values before the
 ///   played-back value does: the write carrying it is then played back too, so that values
 ///   and row agree.
-/// - A write that failed is kept, and written again when the server is reachable again.
+/// - A write that failed is kept, and written again when the server is reachable again: when
+///   the table is listened to again, and, while it is listened to, after a growing delay.
+///   Until then a reload does not take its value back, unless someone else wrote the row
+///   since: the newer value wins, as over a pending change.
 struct RowSync {
   /// A value waiting to be written, encoded only when it is, and the saves waiting on it.
   struct Pending {
@@ -20,6 +23,9 @@ struct RowSync {
     var continuations: [SaveContinuation]
     /// Whether it is written as soon as the write under way ends, whatever the throttle.
     var isImmediate: Bool
+    /// Whether it writes again a value whose write failed, with no save waiting on it: its
+    /// outcome is told to the subscribers instead.
+    var isRetry = false
   }
 
   /// A write taken to be performed.
@@ -35,7 +41,14 @@ struct RowSync {
     var scheduleAfter: Duration?
     var fetches = false
     var waiters: [@Sendable () -> Void] = []
+    /// The delay after which ``retryTimeCame(now:)`` must be called.
+    var retryAfter: Duration?
   }
+
+  /// The first delay before writing a failed value again while the table is listened to; it
+  /// doubles up to ``longestRetryDelay``.
+  static let shortestRetryDelay = Duration.milliseconds(50)
+  static let longestRetryDelay = Duration.seconds(2)
 
   let interval: Duration
   private(set) var known: Int64?
@@ -56,6 +69,10 @@ struct RowSync {
   private var holdsUndecodable = false
   /// The value of the last write, if it failed, to write again.
   private var failed: (@Sendable () throws -> Data)?
+  /// Whether the table is listened to: the server was reachable when last heard from.
+  private var isListening = false
+  private var isRetryScheduled = false
+  private var retryDelay = Self.shortestRetryDelay
   /// The outcome of the last write, which saves of values never written report.
   private(set) var lastResult: Result<Void, any Error> = .success(())
   /// Called once no write is pending or under way.
@@ -139,10 +156,19 @@ struct RowSync {
     switch result {
     case .success(let version):
       (holdsUndecodable, failed, lastResult) = (false, nil, .success(()))
+      retryDelay = Self.shortestRetryDelay
       // NB: Left unknown, the write's own notification fetches and plays it back.
       if echoesCurrentWrite { fetchAfterWrite = true } else { known = max(known ?? 0, version) }
     case .failure(let error):
       (failed, lastResult) = (ticket.pending.encode, .failure(error))
+      // NB: Listened to, the table sends no event that would bring a retry: the server may
+      //     be back already, and this write failed for another reason (say a connection it
+      //     closed while restarting).
+      if isListening, !isRetryScheduled {
+        isRetryScheduled = true
+        after.retryAfter = retryDelay
+        retryDelay = min(retryDelay * 2, Self.longestRetryDelay)
+      }
     }
     echoesCurrentWrite = false
     if fetchAfterWrite {
@@ -162,6 +188,17 @@ struct RowSync {
     return after
   }
 
+  /// The delay asked for by ``AfterWrite/retryAfter`` has passed: the failed value is written
+  /// again, unless the server was lost meanwhile (reconnecting writes it), or a newer change
+  /// is waiting or under way.
+  mutating func retryTimeCame(now: Duration) -> Ticket? {
+    isRetryScheduled = false
+    guard isListening, let failed, pending == nil, !isWriting else { return nil }
+    pending = Pending(encode: failed, continuations: [], isImmediate: true, isRetry: true)
+    fetchAfterWrite = true
+    return take(now: now)
+  }
+
   // MARK: Playback
 
   /// Whether a notification of `version` (`nil`: deleted) calls for a fetch now.
@@ -177,6 +214,9 @@ struct RowSync {
   /// What a fetched row asks for: play it back (counted as a playback under way until
   /// ``endPlayback()``), with the saves of the pending change it replaces; or nothing.
   mutating func fetched(_ row: StoredRow?) -> (playsBack: Bool, discarded: [SaveContinuation]) {
+    // NB: A failed write's value is newer than every version known: a reload, even one that
+    //     plays back known versions, must not take it back before it is written again.
+    if failed != nil, !isNewerThanKnown(row) { return (false, []) }
     let force = playsBackKnownVersion
     if let version = row?.version, let known, version <= known, !force { return (false, []) }
     if row == nil, known == nil, !force { return (false, []) }
@@ -188,11 +228,22 @@ struct RowSync {
     playsBackKnownVersion = false
     known = row?.version
     holdsUndecodable = false
+    // NB: Someone else wrote the row since: their value wins over the one that failed.
+    failed = nil
     playbacks += 1
     // NB: The row changed after the pending value was set: the newer value wins, rather than
     //     being overwritten by the older one, as with files.
     defer { pending = nil }
     return (true, pending?.continuations ?? [])
+  }
+
+  /// Whether a fetched row was written by someone else since the version known.
+  private func isNewerThanKnown(_ row: StoredRow?) -> Bool {
+    switch (row?.version, known) {
+    case (let version?, let known?): version > known
+    case (nil, nil): false
+    default: true
+    }
   }
 
   mutating func endPlayback() {
@@ -221,9 +272,10 @@ struct RowSync {
   /// is played back whatever its version. Returns the write to make now, if any, and whether
   /// to fetch now.
   mutating func listening(afterLoss: Bool, now: Duration) -> (ticket: Ticket?, fetches: Bool) {
+    (isListening, retryDelay) = (true, Self.shortestRetryDelay)
     if afterLoss { playsBackKnownVersion = true }
     if pending == nil, let failed {
-      pending = Pending(encode: failed, continuations: [], isImmediate: true)
+      pending = Pending(encode: failed, continuations: [], isImmediate: true, isRetry: true)
     }
     // NB: A change the throttle holds waits for its turn, unless the connection was lost:
     //     then it goes first, so that the reload does not take it back.
@@ -235,6 +287,11 @@ struct RowSync {
     return (isWriting ? nil : take(now: now), false)
   }
 
+  /// Records that the table is no longer listened to: the server cannot be reached, and
+  /// failed writes wait for ``listening(afterLoss:now:)``.
+  mutating func connectionLost() {
+    isListening = false
+  }
 
   // MARK: Transactions
 

@@ -8,6 +8,8 @@ import SharingPersistence
 /// ``RowSync`` decides — writes, fetches and playbacks — outside its lock.
 final class SharedRow: Sendable {
   typealias Subscriber = @Sendable (Result<StoredRow?, any Error>) -> Void
+  /// Told how a write made with no save waiting on it (a failed one, made again) went.
+  typealias WriteBack = @Sendable (Result<Void, any Error>) -> Void
 
   let key: String
   private let backend: any PostgresBackend
@@ -21,10 +23,15 @@ final class SharedRow: Sendable {
     var sync: RowSync
     var nextSubscriberID = 0
     var subscribers: [Int: Subscriber] = [:]
+    var writeBacks: [Int: WriteBack] = [:]
     var isRegistered = false
 
     var sortedSubscribers: [Subscriber] {
       subscribers.sorted { $0.key < $1.key }.map(\.value)
+    }
+
+    var sortedWriteBacks: [WriteBack] {
+      writeBacks.sorted { $0.key < $1.key }.map(\.value)
     }
   }
 
@@ -60,16 +67,26 @@ final class SharedRow: Sendable {
     flush(read)
   }
 
-  /// Calls `onChange` with the row each time another writer changes it, until the returned
-  /// closure is called. Checks the row at once, in case it changed since it was loaded.
-  func subscribe(_ onChange: @escaping Subscriber) -> @Sendable () -> Void {
+  /// Calls `onChange` with the row each time another writer changes it, and `writeBack`
+  /// with the outcome of each write of a failed value made again, until the returned closure
+  /// is called. Checks the row at once, in case it changed since it was loaded.
+  func subscribe(
+    _ onChange: @escaping Subscriber,
+    writeBack: @escaping WriteBack
+  ) -> @Sendable () -> Void {
     let id = state.withLock { state in
       defer { state.nextSubscriberID += 1 }
       state.subscribers[state.nextSubscriberID] = onChange
+      state.writeBacks[state.nextSubscriberID] = writeBack
       return state.nextSubscriberID
     }
     playbackQueue.async { [self] in fetchAndPlayBack() }
-    return { [self] in state.withLock { _ = $0.subscribers.removeValue(forKey: id) } }
+    return { [self] in
+      state.withLock { state in
+        state.subscribers[id] = nil
+        state.writeBacks[id] = nil
+      }
+    }
   }
 
   var hasSubscribers: Bool {
@@ -84,7 +101,11 @@ final class SharedRow: Sendable {
 
   /// Tells every subscriber that the row can no longer be followed.
   func connectionLost(_ error: PostgresError) {
-    for subscriber in state.withLock(\.sortedSubscribers) { subscriber(.failure(error)) }
+    let subscribers = state.withLock { state in
+      state.sync.connectionLost()
+      return state.sortedSubscribers
+    }
+    for subscriber in subscribers { subscriber(.failure(error)) }
   }
 
   /// Writes what failed meanwhile, then checks the row; call on the playback queue once the
@@ -168,6 +189,13 @@ final class SharedRow: Sendable {
     }
   }
 
+  private func scheduleRetry(after delay: Duration) {
+    scheduler.schedule(after: delay) { [self] in
+      let ticket = state.withLock { $0.sync.retryTimeCame(now: scheduler.now()) }
+      if let ticket { perform(ticket) }
+    }
+  }
+
   /// Writes, then goes on with what the write's end asks for.
   private func perform(_ ticket: RowSync.Ticket) {
     var ticket = ticket
@@ -175,17 +203,19 @@ final class SharedRow: Sendable {
       let result = Result {
         try backend.write(key, json: ticket.pending.encode(), keepsAside: ticket.keepsAside)
       }
-      let after = state.withLock { state in
+      let (after, writeBacks) = state.withLock { state in
         let after = state.sync.finishWrite(ticket, result: result, now: scheduler.now())
         state.unregisterIfIdle(self, from: pendingRows)
-        return after
+        return (after, ticket.pending.isRetry ? state.sortedWriteBacks : [])
       }
       for continuation in ticket.pending.continuations {
         continuation.resume(with: result.map { _ in () })
       }
+      for writeBack in writeBacks { writeBack(result.map { _ in () }) }
       for waiter in after.waiters { waiter() }
       if after.fetches { playbackQueue.async { [self] in fetchAndPlayBack() } }
       if let delay = after.scheduleAfter { schedule(after: delay) }
+      if let delay = after.retryAfter { scheduleRetry(after: delay) }
       guard let next = after.next else { return }
       ticket = next
     }
