@@ -51,6 +51,9 @@ import Testing
   /// (a `save()` after the change) would be made before seeing the other side's answer: it
   /// could land over the answer, and by the rule above (the last accepted write wins) take
   /// it back.
+  ///
+  /// The other side exits as soon as it wrote its last answer, maybe before this side played
+  /// it back: that answer is awaited once it has exited.
   @Test func fileTurnsAreEachSeenByTheOtherProcess() async throws {
     try await withLiveFileSystem { directory in
       let url = directory.file("turn.json")
@@ -59,10 +62,13 @@ import Testing
       for odd in stride(from: 1, to: 50, by: 2) {
         $turn.withLock { $0 = odd }
         try #require($turn.saveError == nil)
-        await waitUntil(child, "the other process's answer to \(odd)") { turn == odd + 1 }
+        await waitUntil(child, "the other process's answer to \(odd)", orExit: odd == 49) {
+          turn == odd + 1
+        }
       }
       let run = await Probe.finish(child)
       #expect(run.status == 0, "\(run.standardError)")
+      await expectEventually("the other process's last answer") { turn == 50 }
       #expect(fileText(url) == "50")
     }
   }
