@@ -161,7 +161,15 @@ import Testing
         try await $own.save()
       }
       await waitUntil(child, "the other process's writes") { exists(done) }
-      await expectEventually(timeout: .seconds(30), "convergence") {
+      let state = {
+        let stored = propertyList(of: suite).map { truth in
+          ["shared", "own-1000", "own-2000"].map { truth[$0] as? Int ?? 0 }
+        }
+        return "convergence: this side holds \([shared, own, other]), the property list "
+          + "\(stored.map { "\($0)" } ?? "nothing"), the other side "
+          + "\(fileText(report) ?? "nothing")"
+      }
+      await expectEventually(timeout: .seconds(30), state()) {
         guard let truth = propertyList(of: suite) else { return false }
         let stored = ["shared", "own-1000", "own-2000"].map { truth[$0] as? Int ?? 0 }
         return [shared, own, other] == stored
