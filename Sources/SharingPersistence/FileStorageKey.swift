@@ -31,7 +31,7 @@ import SharingDependencies
 /// - A file that exists but cannot be read is never overwritten: writes fail until it can be
 ///   read or is removed.
 /// - A failed write sets ``/SharingCore/Shared/saveError``; the value in memory is kept.
-public struct FileStorageKey<Value: Sendable>: SharedKey {
+public struct FileStorageKey<Value: Sendable>: SharedKey, DeferredSaveKey {
   let storage: FileStorage
   let url: URL
   let format: StoredFormat<Value>
@@ -92,8 +92,18 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
   /// Writes the value: throttled after a change, at once when ``/SharingCore/Shared/save()`` is
   /// called.
   public func save(_ value: Value, context: SaveContext, continuation: SaveContinuation) {
+    save(reading: { value }, context: context, continuation: continuation)
+  }
+
+  /// Writes the value `value` returns when the file is written: a throttled write that
+  /// waits keeps no copy of the value, which would make the next change copy all of it.
+  package func save(
+    reading value: @escaping @Sendable () -> Value,
+    context: SaveContext,
+    continuation: SaveContinuation
+  ) {
     file.save(
-      { [encode] in try encode(value) },
+      { [encode] in try encode(value()) },
       context: context,
       interval: throttle,
       continuation: continuation

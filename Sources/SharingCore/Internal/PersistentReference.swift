@@ -15,7 +15,12 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
   private let state: Locked<State>
 
   private struct State {
-    var saver: (any SharedKey<Value>)?
+    private(set) var saver: (any SharedKey<Value>)?
+    /// The saver, if it reads the value when it writes it: a copy it kept while its write
+    /// waits would make the next change copy the whole value.
+    // NB: A second existential rather than an enum of the two: a generic enum nested in this
+    //     class has its metadata looked up at every save.
+    private(set) var deferringSaver: (any DeferredSaveKey<Value>)?
     var subscription: SharedSubscription?
     var isLoading = false
     var loadError: (any Error)?
@@ -23,6 +28,20 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
     var claim = SaveClaim<DispatchSemaphore>()
     /// How many writes the program has made, to tell whether one came during a save.
     var writes = 0
+
+    /// - Parameter savesWrites: Whether writes are saved, and so whether the saver may
+    ///   defer.
+    init(saver: (any SharedKey<Value>)?, savesWrites: Bool) {
+      adopt(saver, savesWrites: savesWrites)
+    }
+
+    mutating func adopt(_ saver: (any SharedKey<Value>)?, savesWrites: Bool) {
+      self.saver = saver
+      // NB: The cast checks 'Value' by demangling type names in the runtime: it is made once
+      //     per saver adopted, never at a save, and not for keys whose store keeps the
+      //     reference.
+      if savesWrites, let saver { deferringSaver = saver as? any DeferredSaveKey<Value> }
+    }
   }
 
   /// Where the reference is registered, to unregister it when it goes away.
@@ -45,8 +64,10 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
     //     others' (appStorage does). Readers never write, so never save.
     // NB: 'saver', when given, is 'key' itself: the cast, which checks 'Value' by demangling
     //     type names in the runtime, is only made for readers.
-    self.state = Locked(State(saver: saver ?? key as? any SharedKey<Value>))
     let storesReference = key is any ReferenceStoringKey
+    self.state = Locked(
+      State(saver: saver ?? key as? any SharedKey<Value>, savesWrites: !storesReference)
+    )
     // NB: Not looked up for a key whose store keeps the reference ('inMemory'): it cannot be
     //     coordinated, and the lookup costs about 1,400 instructions per new reference. The
     //     conformance alone is checked first: the cast to a protocol with 'Value' bound
@@ -102,7 +123,7 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
   func adopt(saver: (any SharedKey<Value>)?) {
     guard let saver else { return }
     state.withLock { state in
-      if state.saver == nil { state.saver = saver }
+      if state.saver == nil { state.adopt(saver, savesWrites: hasWriteHook) }
     }
   }
 
@@ -159,7 +180,8 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
     // NB: One thread at a time hands values to the key, always reading the latest value,
     //     so the last save the key sees carries the last write; 'SaveClaim' decides who.
     var saver: (any SharedKey<Value>)?
-    switch requestSave(claimingInto: &saver) {
+    var deferringSaver: (any DeferredSaveKey<Value>)?
+    switch requestSave(claimingInto: &saver, &deferringSaver) {
     case .none:
       return
     case .waitThenSave(let turn):
@@ -168,17 +190,22 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
       break
     }
     repeat {
-      saver?.save(
-        readUntracked(),
-        context: .didSet,
-        // NB: The continuation holds the reference until the key finishes the write, so a
-        //     shared value created for the key meanwhile finds it and starts from the value
-        //     being written, not from the store's older one.
-        continuation: SaveContinuation(self.description) { result in
-          self.finishSave(result)
-        }
-      )
-    } while finishSaving(claimingInto: &saver)
+      // NB: The continuation holds the reference until the key finishes the write, so a
+      //     shared value created for the key meanwhile finds it and starts from the value
+      //     being written, not from the store's older one.
+      let continuation = SaveContinuation(self.description) { result in
+        self.finishSave(result)
+      }
+      if let deferringSaver {
+        deferringSaver.save(
+          reading: { self.readUntracked() },
+          context: .didSet,
+          continuation: continuation
+        )
+      } else {
+        saver?.save(readUntracked(), context: .didSet, continuation: continuation)
+      }
+    } while finishSaving(claimingInto: &saver, &deferringSaver)
   }
 
   // NB: The key leaves the lock through 'inout', not as the result: a result of type
@@ -187,7 +214,8 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
 
   /// Records a write, and claims the save and the key to save with if this thread saves it.
   private func requestSave(
-    claimingInto saver: inout (any SharedKey<Value>)?
+    claimingInto saver: inout (any SharedKey<Value>)?,
+    _ deferringSaver: inout (any DeferredSaveKey<Value>)?
   ) -> SaveClaim<DispatchSemaphore>.WriteAction {
     let thread = currentThreadID()
     return state.withLock { state in
@@ -196,15 +224,20 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
       let action = state.claim.write(by: thread) { DispatchSemaphore(value: 0) }
       if case .none = action { return action }
       saver = current
+      deferringSaver = state.deferringSaver
       return action
     }
   }
 
   /// Ends a save: claims the next one if this thread makes it, or hands saving over.
-  private func finishSaving(claimingInto saver: inout (any SharedKey<Value>)?) -> Bool {
+  private func finishSaving(
+    claimingInto saver: inout (any SharedKey<Value>)?,
+    _ deferringSaver: inout (any DeferredSaveKey<Value>)?
+  ) -> Bool {
     let action = state.withLock { state in
       let action = state.claim.saveFinished()
       saver = state.saver
+      deferringSaver = state.deferringSaver
       return action
     }
     switch action {

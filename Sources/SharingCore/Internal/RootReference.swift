@@ -10,7 +10,7 @@ class RootReference<Value>: SharedReference<Value>, @unchecked Sendable {
   /// Whether writes made by the program call ``didWrite()``, to be saved.
   // NB: First, so that it fills the padding after the base class's last field, a 'Bool':
   //     last, it made a root with an 'Int' value one malloc size class larger.
-  private let hasWriteHook: Bool
+  let hasWriteHook: Bool
   private let lock = Lock()
   private let owner = Atomic<UInt>(0)
   @exclusivity(unchecked) private var value: Value
