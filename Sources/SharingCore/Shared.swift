@@ -16,7 +16,7 @@
 @dynamicMemberLookup
 @propertyWrapper
 public struct Shared<Value> {
-  let reference: SharedReference<Value>
+  @usableFromInline let reference: SharedReference<Value>
 
   init(reference: SharedReference<Value>) {
     self.reference = reference
@@ -45,7 +45,7 @@ public struct Shared<Value> {
   /// Assigning it directly is deprecated: use ``withLock(_:)`` so that a read-modify-write
   /// cannot interleave with another thread's.
   public var wrappedValue: Value {
-    get { reference.resolvedRead() }
+    @inlinable get { reference.resolvedRead() }
     @available(
       *,
       deprecated,
@@ -78,6 +78,7 @@ public struct Shared<Value> {
   ///
   /// - Parameter operation: A closure that mutates the value in place.
   /// - Returns: The result of `operation`.
+  @inlinable
   public func withLock<R, E: Error>(_ operation: (inout Value) throws(E) -> R) throws(E) -> R {
     try reference.resolvedWithLock(operation)
   }

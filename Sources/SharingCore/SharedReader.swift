@@ -13,7 +13,7 @@
 @dynamicMemberLookup
 @propertyWrapper
 public struct SharedReader<Value> {
-  let reference: SharedReference<Value>
+  @usableFromInline let reference: SharedReference<Value>
 
   init(reference: SharedReference<Value>) {
     self.reference = reference
@@ -58,6 +58,7 @@ public struct SharedReader<Value> {
   }
 
   /// The current value.
+  @inlinable
   public var wrappedValue: Value {
     reference.resolvedRead()
   }

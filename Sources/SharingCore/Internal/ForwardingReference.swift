@@ -6,12 +6,19 @@
 /// The base is the reference the shared value it was derived from used at that moment, and
 /// it is read without following later redirections: assigning `$parent = other` re-points
 /// `parent` and its copies, while values derived from it earlier keep the old reference.
+@usableFromInline
 class ForwardingReference<Base, Value>: SharedReference<Value>, @unchecked Sendable {
   // NB: Unchecked: the base is immutable and 'Sendable'; subclasses guard their own state.
-  let base: SharedReference<Base>
+  @usableFromInline let base: SharedReference<Base>
 
   init(base: SharedReference<Base>) {
     self.base = base
+    super.init()
+  }
+
+  init(handleOf base: SharedReference<Base>) {
+    self.base = base
+    super.init(isHandle: true)
   }
 
   override final func addObserver(_ onChange: @escaping @Sendable () -> Void) -> ObserverToken {
@@ -30,22 +37,22 @@ class ForwardingReference<Base, Value>: SharedReference<Value>, @unchecked Senda
 /// The reference a keyed ``Shared`` holds: it forwards to the key's shared root, and can
 /// be redirected without affecting other holders of the key.
 final class HandleReference<Value>: ForwardingReference<Value, Value>, @unchecked Sendable {
+  override init(base: SharedReference<Value>) {
+    super.init(handleOf: base)
+  }
+
   override func read() -> Value { base.read() }
 
-  override func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
-    try base.withLock(body)
+  override func modify(_ body: (inout Value) -> Bool) {
+    base.modify(body)
+  }
+
+  override func modifyBytes(at offset: Int, _ body: (UnsafeMutableRawPointer) -> Bool) {
+    base.modifyBytes(at: offset, body)
   }
 
   override func readMember<Member>(at offset: Int, as type: Member.Type) -> Member {
     base.readMember(at: offset, as: type)
-  }
-
-  override func withMemberLock<Member, R, E: Error>(
-    at offset: Int,
-    as type: Member.Type,
-    _ body: (inout Member) throws(E) -> R
-  ) throws(E) -> R {
-    try base.withMemberLock(at: offset, as: type, body)
   }
 
   override var description: String { base.description }
@@ -78,27 +85,19 @@ final class KeyPathReference<Base, Value>: ForwardingReference<Base, Value>, @un
     return base.readMember(at: offset, as: Value.self)
   }
 
-  override func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
-    guard let offset else {
-      return try base.withLock { (value: inout Base) throws(E) -> R in
-        try body(&value[keyPath: keyPath])
-      }
-    }
-    return try base.withMemberLock(at: offset, as: Value.self, body)
+  override func modify(_ body: (inout Value) -> Bool) {
+    guard let offset else { return base.modify { body(&$0[keyPath: keyPath]) } }
+    base.modifyBytes(at: offset) { body(&$0.assumingMemoryBound(to: Value.self).pointee) }
+  }
+
+  override func modifyBytes(at offset: Int, _ body: (UnsafeMutableRawPointer) -> Bool) {
+    guard let own = self.offset else { return super.modifyBytes(at: offset, body) }
+    base.modifyBytes(at: own + offset, body)
   }
 
   override func readMember<Member>(at offset: Int, as type: Member.Type) -> Member {
     guard let own = self.offset else { return super.readMember(at: offset, as: type) }
     return base.readMember(at: own + offset, as: type)
-  }
-
-  override func withMemberLock<Member, R, E: Error>(
-    at offset: Int,
-    as type: Member.Type,
-    _ body: (inout Member) throws(E) -> R
-  ) throws(E) -> R {
-    guard let own = self.offset else { return try super.withMemberLock(at: offset, as: type, body) }
-    return try base.withMemberLock(at: own + offset, as: type, body)
   }
 
   override var description: String { "\(base.description)[dynamicMember: \(keyPath)]" }
@@ -132,10 +131,10 @@ final class ReadOnlyReference<Base, Value>: ForwardingReference<Base, Value>,
 
   override func read() -> Value { transform(base.read()) }
 
-  override func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
+  override func modify(_ body: (inout Value) -> Bool) {
     // NB: Unreachable from the public API, which only reads through this reference.
     var value = read()
-    return try body(&value)
+    _ = body(&value)
   }
 
   override var description: String { "\(base.description).\(name())" }

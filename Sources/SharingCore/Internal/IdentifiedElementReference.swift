@@ -33,16 +33,15 @@ where Base.Element: Identifiable {
     return element
   }
 
-  override func withLock<R, E: Error>(
-    _ body: (inout Base.Element) throws(E) -> R
-  ) throws(E) -> R {
-    try base.withLock { (collection: inout Base) throws(E) -> R in
+  override func modify(_ body: (inout Base.Element) -> Bool) {
+    base.modify { (collection: inout Base) in
       guard let index = index(in: collection) else {
         var detached = cache.withLock { $0.element }
-        return try body(&detached)
+        return body(&detached)
       }
-      defer { cache.withLock { $0 = Cache(element: collection[index], index: index) } }
-      return try body(&collection[index])
+      let stands = body(&collection[index])
+      cache.withLock { $0 = Cache(element: collection[index], index: index) }
+      return stands
     }
   }
 
@@ -79,21 +78,18 @@ where Base.Element: Identifiable {
     base.read().first { $0.id == id }
   }
 
-  override func withLock<R, E: Error>(
-    _ body: (inout Base.Element?) throws(E) -> R
-  ) throws(E) -> R {
-    try base.withLock { (collection: inout Base) throws(E) -> R in
+  override func modify(_ body: (inout Base.Element?) -> Bool) {
+    base.modify { (collection: inout Base) in
       let index = collection.firstIndex { $0.id == id }
       var element = index.map { collection[$0] }
-      defer {
-        switch (index, element) {
-        case (let index?, let element?): collection[index] = element
-        case (let index?, nil): collection.remove(at: index)
-        case (nil, let element?): collection.append(element)
-        case (nil, nil): break
-        }
+      let stands = body(&element)
+      switch (index, element) {
+      case (let index?, let element?): collection[index] = element
+      case (let index?, nil): collection.remove(at: index)
+      case (nil, let element?): collection.append(element)
+      case (nil, nil): break
       }
-      return try body(&element)
+      return stands
     }
   }
 

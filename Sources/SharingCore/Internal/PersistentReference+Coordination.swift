@@ -119,28 +119,25 @@ final class CoordinatedHandleReference<Value: Sendable>: ForwardingReference<Val
 
   override func read() -> Value { root.read() }
 
-  override func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
-    try root.transaction(body)
+  override func modify(_ body: (inout Value) -> Bool) {
+    // NB: A body that threw aborts the transaction: nothing changes, in the store or in memory.
+    try? root.transaction { (value: inout Value) throws(BodyThrew) in
+      if !body(&value) { throw BodyThrew() }
+    }
   }
 
   override func readMember<Member>(at offset: Int, as type: Member.Type) -> Member {
     root.readMember(at: offset, as: type)
   }
 
-  override func withMemberLock<Member, R, E: Error>(
-    at offset: Int,
-    as type: Member.Type,
-    _ body: (inout Member) throws(E) -> R
-  ) throws(E) -> R {
-    try root.transaction { (value: inout Value) throws(E) -> R in
-      try withUnsafeMutablePointer(to: &value) { (pointer) throws(E) -> R in
-        try body(
-          &UnsafeMutableRawPointer(pointer).advanced(by: offset)
-            .assumingMemoryBound(to: Member.self).pointee
-        )
-      }
+  override func modifyBytes(at offset: Int, _ body: (UnsafeMutableRawPointer) -> Bool) {
+    modify { value in
+      withUnsafeMutablePointer(to: &value) { body(UnsafeMutableRawPointer($0) + offset) }
     }
   }
+
+  /// Ends a transaction whose `withLock` body threw, which ``Shared/withLock(_:)`` rethrows.
+  private struct BodyThrew: Error {}
 
   override var description: String { root.description }
 

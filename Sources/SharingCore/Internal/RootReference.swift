@@ -19,6 +19,7 @@ class RootReference<Value>: SharedReference<Value>, @unchecked Sendable {
   init(value: Value, hasWriteHook: Bool = false) {
     self.value = value
     self.hasWriteHook = hasWriteHook
+    super.init()
   }
 
   deinit {
@@ -79,24 +80,15 @@ class RootReference<Value>: SharedReference<Value>, @unchecked Sendable {
     case store
   }
 
-  override final func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
-    try write(from: .program, body)
+  override final func modify(_ body: (inout Value) -> Bool) {
+    _ = write(from: .program, body)
   }
 
-  // NB: Overridden to call 'write' directly: the inherited version goes through 'withLock',
-  //     a second dynamic call on every derived write.
-  override final func withMemberLock<Member, R, E: Error>(
-    at offset: Int,
-    as type: Member.Type,
-    _ body: (inout Member) throws(E) -> R
-  ) throws(E) -> R {
-    try write(from: .program) { (value: inout Value) throws(E) -> R in
-      try withUnsafeMutablePointer(to: &value) { (pointer) throws(E) -> R in
-        try body(
-          &UnsafeMutableRawPointer(pointer).advanced(by: offset)
-            .assumingMemoryBound(to: Member.self).pointee
-        )
-      }
+  // NB: Overridden to call 'write' directly: the inherited version goes through 'modify', a
+  //     second dynamic call on every derived write.
+  override final func modifyBytes(at offset: Int, _ body: (UnsafeMutableRawPointer) -> Bool) {
+    _ = write(from: .program) { (value: inout Value) in
+      withUnsafeMutablePointer(to: &value) { body(UnsafeMutableRawPointer($0) + offset) }
     }
   }
 

@@ -1,16 +1,30 @@
 import SharingDependencies
-import Synchronization
+// NB: Public: the redirection flag is read in code inlined into callers of 'Shared'.
+public import Synchronization
 
 /// The storage behind ``Shared`` and ``SharedReader``: a root holding a value, or a view
 /// derived from another reference.
 ///
 /// Subclasses override the members marked "Subclass responsibility".
+@usableFromInline
 class SharedReference<Value>: @unchecked Sendable, CustomStringConvertible {
   // NB: Unchecked: 'redirection' is guarded by 'redirectionLock' and flagged by an atomic;
   //     all other state lives in subclasses, each guarded by a lock or immutable.
   private let redirectionLock = Lock()
   private var redirection: SharedReference<Value>?
-  private let isRedirected = Atomic<Bool>(false)
+  @usableFromInline let isRedirected = Atomic<Bool>(false)
+  /// Whether this is a ``HandleReference``, which reads and writes its base unchanged.
+  // NB: Inlined reads and writes of a handle go to its base directly, one dynamic call fewer
+  //     than through the handle. A 'Bool' fills padding: no reference grows.
+  @usableFromInline final let isHandle: Bool
+
+  init() {
+    self.isHandle = false
+  }
+
+  init(isHandle: Bool) {
+    self.isHandle = isHandle
+  }
 
   /// The reference to use now: this one, or the one it was redirected to by
   /// ``Shared/load(_:)`` or by assigning a projected value.
@@ -21,16 +35,31 @@ class SharedReference<Value>: @unchecked Sendable, CustomStringConvertible {
   }
 
   /// The current value of ``resolved``, recorded as an access for observation.
-  @inline(__always)
+  // NB: Inlined into the caller of 'wrappedValue', so that a read is one dynamic call.
+  @inlinable @inline(__always)
   final func resolvedRead() -> Value {
     // NB: Not 'resolved.read()': returning 'self' from 'resolved' costs a retain and a
     //     release on every read; calling 'read()' on 'self' costs neither.
-    guard isRedirected.load(ordering: .acquiring) else { return read() }
-    return redirectionTarget().read()
+    guard isRedirected.load(ordering: .acquiring) else { return readThroughHandle() }
+    return redirectionTarget().readThroughHandle()
+  }
+
+  /// ``read()``, of the base if this is a handle.
+  @inlinable @inline(__always)
+  final func readThroughHandle() -> Value {
+    guard isHandle else { return read() }
+    return unsafeDowncast(self, to: ForwardingReference<Value, Value>.self).base.read()
+  }
+
+  /// ``modify(_:)``, of the base if this is a handle.
+  @inlinable @inline(__always)
+  final func modifyThroughHandle(_ body: (inout Value) -> Bool) {
+    guard isHandle else { return modify(body) }
+    unsafeDowncast(self, to: ForwardingReference<Value, Value>.self).base.modify(body)
   }
 
   /// Mutates the value of ``resolved`` with exclusive access.
-  @inline(__always)
+  @inlinable @inline(__always)
   final func resolvedWithLock<R, E: Error>(
     _ body: (inout Value) throws(E) -> R
   ) throws(E) -> R {
@@ -39,30 +68,29 @@ class SharedReference<Value>: @unchecked Sendable, CustomStringConvertible {
     return try redirectionTarget().withLock(body)
   }
 
-  /// The member at `offset` in the value of ``resolved``; see ``readMember(at:as:)``.
-  @inline(__always)
-  final func resolvedReadMember<Member>(at offset: Int, as type: Member.Type) -> Member {
-    guard isRedirected.load(ordering: .acquiring) else { return readMember(at: offset, as: type) }
-    return redirectionTarget().readMember(at: offset, as: type)
-  }
-
-  /// Mutates the member at `offset` in the value of ``resolved``; see
-  /// ``withMemberLock(at:as:_:)``.
-  @inline(__always)
-  final func resolvedWithMemberLock<Member, R, E: Error>(
-    at offset: Int,
-    as type: Member.Type,
-    _ body: (inout Member) throws(E) -> R
-  ) throws(E) -> R {
-    guard isRedirected.load(ordering: .acquiring) else {
-      return try withMemberLock(at: offset, as: type, body)
+  /// Mutates the value with exclusive access, through ``modify(_:)``.
+  // NB: Inlined into the caller of 'Shared.withLock', so that the result and the error have
+  //     the caller's types: references are handed a closure that neither throws nor returns
+  //     anything but whether it threw, rather than passing both indirectly through a generic
+  //     call at each level.
+  @inlinable @inline(__always)
+  final func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
+    var result: Result<R, E>?
+    modifyThroughHandle { value in
+      do throws(E) {
+        result = .success(try body(&value))
+        return true
+      } catch {
+        result = .failure(error)
+        return false
+      }
     }
-    return try redirectionTarget().withMemberLock(at: offset, as: type, body)
+    return try result.unsafelyUnwrapped.get()
   }
 
   // NB: Out of line: the recursion would keep 'resolved' from being inlined.
-  @inline(never)
-  private final func redirectionTarget() -> SharedReference<Value> {
+  @usableFromInline @inline(never)
+  final func redirectionTarget() -> SharedReference<Value> {
     redirectionLock.withLock { redirection }?.resolved ?? self
   }
 
@@ -79,11 +107,27 @@ class SharedReference<Value>: @unchecked Sendable, CustomStringConvertible {
   // MARK: Subclass responsibility
 
   /// The current value, recorded as an access for observation.
+  @usableFromInline
   func read() -> Value { preconditionFailure("Subclass responsibility") }
 
-  /// Mutates the value with exclusive access.
-  func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
+  /// Mutates the value with exclusive access: what ``withLock(_:)`` calls, without a result
+  /// or an error, so that a write passes nothing indirectly.
+  ///
+  /// `body` returns `false` if `withLock`'s body threw: a transaction of a coordinated key
+  /// then changes nothing; other references keep what the body changed before it threw.
+  @usableFromInline
+  func modify(_ body: (inout Value) -> Bool) {
     preconditionFailure("Subclass responsibility")
+  }
+
+  /// Mutates the bytes of the stored member `offset` bytes into the value with exclusive
+  /// access: ``modify(_:)`` for a derived reference, not generic over the member's type.
+  ///
+  /// `offset` is a stored property's, from `MemoryLayout<Value>.offset(of:)`.
+  func modifyBytes(at offset: Int, _ body: (UnsafeMutableRawPointer) -> Bool) {
+    modify { value in
+      withUnsafeMutablePointer(to: &value) { body(UnsafeMutableRawPointer($0) + offset) }
+    }
   }
 
   /// Registers a closure called after every change; returns a token for ``removeObserver(_:)``.
@@ -97,6 +141,7 @@ class SharedReference<Value>: @unchecked Sendable, CustomStringConvertible {
     preconditionFailure("Subclass responsibility")
   }
 
+  @usableFromInline
   var description: String { preconditionFailure("Subclass responsibility") }
 
   // MARK: Stored members, overridden to reach them without copying the whole value
@@ -109,23 +154,6 @@ class SharedReference<Value>: @unchecked Sendable, CustomStringConvertible {
     let value = read()
     return withUnsafePointer(to: value) { pointer in
       UnsafeRawPointer(pointer).advanced(by: offset).assumingMemoryBound(to: Member.self).pointee
-    }
-  }
-
-  /// Mutates the member stored `offset` bytes into the value with exclusive access; see
-  /// ``readMember(at:as:)``.
-  func withMemberLock<Member, R, E: Error>(
-    at offset: Int,
-    as type: Member.Type,
-    _ body: (inout Member) throws(E) -> R
-  ) throws(E) -> R {
-    try withLock { (value: inout Value) throws(E) -> R in
-      try withUnsafeMutablePointer(to: &value) { (pointer) throws(E) -> R in
-        try body(
-          &UnsafeMutableRawPointer(pointer).advanced(by: offset)
-            .assumingMemoryBound(to: Member.self).pointee
-        )
-      }
     }
   }
 

@@ -19,18 +19,17 @@ final class UnwrappedReference<Value>: ForwardingReference<Value?, Value>, @unch
     return value
   }
 
-  override func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
-    try base.withLock { (optional: inout Value?) throws(E) -> R in
+  override func modify(_ body: (inout Value) -> Bool) {
+    base.modify { (optional: inout Value?) in
       guard optional != nil else {
         var detached = lastValue.withLock { $0 }
-        return try body(&detached)
+        return body(&detached)
       }
       // NB: Mutated in place, through the optional: the base keeps its value while the body
       //     runs, for anything that reads it meanwhile.
-      defer {
-        if let value = optional { lastValue.withLock { $0 = value } }
-      }
-      return try body(&optional!)
+      let stands = body(&optional!)
+      if let value = optional { lastValue.withLock { $0 = value } }
+      return stands
     }
   }
 
