@@ -39,6 +39,16 @@ import Testing
     #expect(required.wrappedValue == "dark")
   }
 
+  @Test func writesAfterAnExplicitSaveOutliveTheirHolders() async throws {
+    do {
+      @Shared(.inMemory("count")) var count = 0
+      try await $count.save()
+      $count.withLock { $0 = 5 }
+    }
+    @Shared(.inMemory("count")) var count = 1
+    #expect(count == 5)
+  }
+
   @Test func optionalValueStartsFromItsDefault() {
     @Shared(.inMemory("nickname")) var nickname: String? = "Blob"
     #expect(nickname == "Blob")

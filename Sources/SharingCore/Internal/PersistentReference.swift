@@ -281,6 +281,9 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
   }
 
   func save() async throws {
+    // NB: A key whose store keeps this reference holds every write already: saving a copy
+    //     would replace the reference in the store, and later writes would not reach it.
+    guard hasWriteHook else { return }
     let description = self.description
     var saver: (any SharedKey<Value>)?
     let writes = state.withLock { state in
