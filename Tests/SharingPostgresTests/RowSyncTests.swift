@@ -134,8 +134,8 @@ import Testing
       #expect(retry.pending.isRetry)
       return sync.finishWrite(retry, result: .failure(Offline()), now: .zero).retryAfter
     }
-    #expect(try failedAgain(&sync) == RowSync.shortestRetryDelay * 2)
-    #expect(try failedAgain(&sync) == RowSync.shortestRetryDelay * 4)
+    #expect(try failedAgain(&sync) == Backoff.shortest * 2)
+    #expect(try failedAgain(&sync) == Backoff.shortest * 4)
     let retry = try required(sync.retryTimeCame(now: .zero))
     let after = sync.finishWrite(retry, result: .success(2), now: .zero)
     #expect(after.retryAfter == nil)
@@ -173,7 +173,7 @@ import Testing
     _ = sync.finishWrite(first, result: .success(version), now: .zero)
     let failing = try required(sync.enqueueImmediate(change(value), now: .zero))
     let after = sync.finishWrite(failing, result: .failure(Offline()), now: .zero)
-    #expect(after.retryAfter == RowSync.shortestRetryDelay)
+    #expect(after.retryAfter == Backoff.shortest)
     return sync
   }
 

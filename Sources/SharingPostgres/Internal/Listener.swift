@@ -17,10 +17,6 @@ final class Listener: Sendable {
     case lost(PostgresError)
   }
 
-  /// The first wait before reconnecting; it doubles up to ``longestBackoff``.
-  static let shortestBackoff = Duration.milliseconds(50)
-  static let longestBackoff = Duration.seconds(2)
-
   private let isStopped = Locked(false)
   /// Written to by ``stop()`` to wake the thread from `poll`.
   private let wakeRead: Int32
@@ -64,7 +60,7 @@ final class Listener: Sendable {
       close(wakeRead)
       close(wakeWrite)
     }
-    var backoff = Self.shortestBackoff
+    var backoff = Backoff()
     var isLost = false
     while !isStopped.withLock({ $0 }) {
       let connection: Connection
@@ -75,12 +71,12 @@ final class Listener: Sendable {
       } catch {
         if !isLost { onEvent(.lost(error as? PostgresError ?? PostgresError("\(error)"))) }
         isLost = true
-        _ = waitForWake(orSocket: nil, timeout: backoff)
-        backoff = min(backoff * 2, Self.longestBackoff)
+        _ = waitForWake(orSocket: nil, timeout: backoff.next())
         continue
       }
       onEvent(.listening(afterLoss: isLost))
-      (isLost, backoff) = (false, Self.shortestBackoff)
+      isLost = false
+      backoff.reset()
       while !isStopped.withLock({ $0 }) {
         guard waitForWake(orSocket: connection.socket, timeout: nil) else { continue }
         do {

@@ -45,11 +45,6 @@ struct RowSync {
     var retryAfter: Duration?
   }
 
-  /// The first delay before writing a failed value again while the table is listened to; it
-  /// doubles up to ``longestRetryDelay``.
-  static let shortestRetryDelay = Duration.milliseconds(50)
-  static let longestRetryDelay = Duration.seconds(2)
-
   let interval: Duration
   private(set) var known: Int64?
   private(set) var pending: Pending?
@@ -72,7 +67,8 @@ struct RowSync {
   /// Whether the table is listened to: the server was reachable when last heard from.
   private var isListening = false
   private var isRetryScheduled = false
-  private var retryDelay = Self.shortestRetryDelay
+  /// The wait before writing a failed value again while the table is listened to.
+  private var retryDelay = Backoff()
   /// The outcome of the last write, which saves of values never written report.
   private(set) var lastResult: Result<Void, any Error> = .success(())
   /// Called once no write is pending or under way.
@@ -156,7 +152,7 @@ struct RowSync {
     switch result {
     case .success(let version):
       (holdsUndecodable, failed, lastResult) = (false, nil, .success(()))
-      retryDelay = Self.shortestRetryDelay
+      retryDelay.reset()
       // NB: Left unknown, the write's own notification fetches and plays it back.
       if echoesCurrentWrite { fetchAfterWrite = true } else { known = max(known ?? 0, version) }
     case .failure(let error):
@@ -166,8 +162,7 @@ struct RowSync {
       //     closed while restarting).
       if isListening, !isRetryScheduled {
         isRetryScheduled = true
-        after.retryAfter = retryDelay
-        retryDelay = min(retryDelay * 2, Self.longestRetryDelay)
+        after.retryAfter = retryDelay.next()
       }
     }
     echoesCurrentWrite = false
@@ -272,7 +267,8 @@ struct RowSync {
   /// is played back whatever its version. Returns the write to make now, if any, and whether
   /// to fetch now.
   mutating func listening(afterLoss: Bool, now: Duration) -> (ticket: Ticket?, fetches: Bool) {
-    (isListening, retryDelay) = (true, Self.shortestRetryDelay)
+    isListening = true
+    retryDelay.reset()
     if afterLoss { playsBackKnownVersion = true }
     if pending == nil, let failed {
       pending = Pending(encode: failed, continuations: [], isImmediate: true, isRetry: true)
