@@ -121,7 +121,7 @@ import Testing
     var state = UserDefaultsStoreState()
     let settled = stamp(at: 100)
     #expect(state.mustReload(stamp: settled))
-    state.didReload(stamp: settled, stampedAfter: .seconds(200))
+    state.didReadFile(stamp: settled, stampedAfter: .seconds(200))
     #expect(!state.mustReload(stamp: settled))
     #expect(state.mustReload(stamp: stamp(at: 150)))
     #expect(state.mustReload(stamp: nil))
@@ -132,12 +132,12 @@ import Testing
   @Test func aWriteOfAnotherProcessRightAfterOursIsRead() {
     var state = UserDefaultsStoreState()
     let before = stamp(at: 100)
-    state.didReload(stamp: before, stampedAfter: .seconds(200))
+    state.didReadFile(stamp: before, stampedAfter: .seconds(200))
     state.didWriteFile()
     let afterOurs = stamp(at: 201)
     #expect(state.mustReload(stamp: afterOurs))
     #expect(state.mustReload(stamp: before))
-    state.didReload(stamp: afterOurs, stampedAfter: .seconds(300))
+    state.didReadFile(stamp: afterOurs, stampedAfter: .seconds(300))
     #expect(!state.mustReload(stamp: afterOurs))
   }
 
@@ -147,29 +147,29 @@ import Testing
   @Test func aWriteWithinTheSameClockTickAsTheLastReadIsRead() {
     var state = UserDefaultsStoreState()
     let recent = stamp(at: 100)
-    state.didReload(stamp: recent, stampedAfter: recent.modifiedAt + .milliseconds(3))
+    state.didReadFile(stamp: recent, stampedAfter: recent.modifiedAt + .milliseconds(3))
     #expect(state.mustReload(stamp: recent))
-    state.didReload(stamp: recent, stampedAfter: recent.modifiedAt + .milliseconds(49))
+    state.didReadFile(stamp: recent, stampedAfter: recent.modifiedAt + .milliseconds(49))
     #expect(state.mustReload(stamp: recent))
-    state.didReload(stamp: recent, stampedAfter: recent.modifiedAt + .milliseconds(50))
+    state.didReadFile(stamp: recent, stampedAfter: recent.modifiedAt + .milliseconds(50))
     #expect(!state.mustReload(stamp: recent))
   }
 
   @Test func aFileSystemKeepingWholeSecondsIsTrustedTwoSecondsAfterAWrite() {
     var state = UserDefaultsStoreState()
     let recent = stamp(at: 100, 0)
-    state.didReload(stamp: recent, stampedAfter: .seconds(101))
+    state.didReadFile(stamp: recent, stampedAfter: .seconds(101))
     #expect(state.mustReload(stamp: recent))
-    state.didReload(stamp: recent, stampedAfter: .seconds(102))
+    state.didReadFile(stamp: recent, stampedAfter: .seconds(102))
     #expect(!state.mustReload(stamp: recent))
   }
 
   @Test func aModificationTimeFarInTheFutureIsNotWaitedFor() {
     var state = UserDefaultsStoreState()
     let future = stamp(at: 4_000)
-    state.didReload(stamp: future, stampedAfter: .seconds(100))
+    state.didReadFile(stamp: future, stampedAfter: .seconds(100))
     #expect(!state.mustReload(stamp: future))
-    state.didReload(stamp: future, stampedAfter: future.modifiedAt - .milliseconds(10))
+    state.didReadFile(stamp: future, stampedAfter: future.modifiedAt - .milliseconds(10))
     #expect(state.mustReload(stamp: future))
   }
 

@@ -36,7 +36,7 @@ extension AppStorageCenter {
     //     checked, the version read may not be a property list (read as an empty store) and
     //     is not played back; the next check looks at it.
     guard file.stamp() == stamp else { return [] }
-    record.state.didReload(stamp: stamp, stampedAfter: now)
+    record.state.didReadFile(stamp: stamp, stampedAfter: now)
     return record.state.didReload(values, tellingAll: wasUnreadable)
   }
 

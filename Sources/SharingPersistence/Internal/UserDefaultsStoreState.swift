@@ -31,7 +31,7 @@ struct UserDefaultsStoreState {
   private var lastSync: Duration?
   private(set) var isSyncScheduled = false
   /// The stamp the file had before this process last read it.
-  private(set) var knownStamp: FileStamp?
+  private var knownStamp: FileStamp?
   /// Whether the file may hold a change this process has not read although its stamp is
   /// still ``knownStamp``. Nothing was read yet when the record opens.
   private var mayHoldUnreadChange = true
@@ -111,7 +111,7 @@ struct UserDefaultsStoreState {
   /// A write landing within the file system clock's granularity of the stamp can leave the
   /// same stamp (same size, same modification time): until the stamp is older than that, the
   /// file must be read again.
-  mutating func didReload(stamp: FileStamp?, stampedAfter now: Duration) {
+  mutating func didReadFile(stamp: FileStamp?, stampedAfter now: Duration) {
     knownStamp = stamp
     mayHoldUnreadChange = stamp?.mayRepeat(after: now) ?? false
   }
