@@ -17,7 +17,7 @@ public import Foundation
 /// store for the whole run makes each run start from the last one's values.
 ///
 /// ```swift
-/// try CounterLock.holdUntilExit(beside: CounterStore.defaultFile)
+/// try CounterLock.holdUntilExit(beside: CounterStore.defaultFile())
 /// let counter = Counter()   // reads the store only now
 /// ```
 public enum CounterLock {
