@@ -70,7 +70,9 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
       in: store,
       writer: ObjectIdentifier(writer)
     ) { [self] in
-      subscriber.yield(with: read(default: context.initialValue) { _ in })
+      subscriber.yield(
+        with: read(default: context.initialValue) { subscriber.writeBackFinished($0) }
+      )
     }
     return SharedSubscription(cancel)
   }

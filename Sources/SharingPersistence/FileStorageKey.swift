@@ -84,7 +84,9 @@ public struct FileStorageKey<Value: Sendable>: SharedKey, DeferredSaveKey {
     subscriber: SharedSubscriber<Value>
   ) -> SharedSubscription {
     let cancel = file.subscribe { result in
-      subscriber.yield(with: result.flatMap { decoded($0, writeBack: { _ in }) })
+      subscriber.yield(
+        with: result.flatMap { decoded($0, writeBack: { subscriber.writeBackFinished($0) }) }
+      )
     }
     return SharedSubscription(cancel)
   }

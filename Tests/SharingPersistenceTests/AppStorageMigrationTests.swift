@@ -73,6 +73,16 @@ import Testing
     #expect(store.data(forKey: "average") == original)
   }
 
+  @Test func playedBackOldVersionThatCannotBeEncodedSetsSaveError() {
+    @Shared(averageKey) var average = Average(value: 1)
+    #expect($average.saveError == nil)
+    let original = bytes(#"{"total":0,"count":0}"#)
+    store.set(original, forKey: "average")
+    #expect(average.value.isNaN)
+    #expect($average.saveError is EncodingError)
+    #expect(store.data(forKey: "average") == original)
+  }
+
   @Test func aFailedWriteBackSetsSaveError() throws {
     // NB: A store whose file would be inside '/dev/null': nothing can create it.
     let store = try #require(UserDefaults(suiteName: "/dev/null/\(UUID().uuidString)/store"))

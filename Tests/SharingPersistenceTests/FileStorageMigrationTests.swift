@@ -297,6 +297,22 @@ import Testing
     #expect(storage.contents(of: url) == bytes("old"))
   }
 
+  @Test func aFailedWriteBackOfAPlayedBackVersionSetsSaveError() {
+    struct Refused: Error {}
+    let key = FileStorageKey<String>.fileStorage(
+      url,
+      version: 2,
+      migrations: [.from(1) { String(decoding: $0, as: UTF8.self) + " migrated" }],
+      decode: { String(decoding: $0, as: UTF8.self) },
+      encode: { _ in throw Refused() }
+    )
+    @Shared(key) var text = ""
+    storage.simulateExternalWrite(bytes("old"), to: url)
+    #expect(text == "old migrated")
+    #expect($text.saveError is Refused)
+    #expect(storage.contents(of: url) == bytes("old"))
+  }
+
   @Test func anOldVersionWrittenByAnotherProgramIsMigratedAndWrittenBack() {
     let key = FileStorageKey<[Todo]>.fileStorage(
       url,
