@@ -76,6 +76,46 @@ import TodosKit
     }
   }
 
+  @Test func completingATodoAnotherProgramRemovedMeanwhileIsNotFound() throws {
+    try withListAnotherProgramChangesMeanwhile { list, storage in
+      let remaining = Data(#"[{"id": 1, "title": "Buy milk", "isDone": false}]"#.utf8)
+      // NB: Not played back until the scheduler runs: memory still holds #2, and only the
+      //     change's own read of the file sees that it is gone.
+      storage.simulateExternalWrite(remaining, to: file)
+
+      #expect(throws: TodoError.notFound(2)) { try list.complete(2) }
+      #expect(storage.contents(of: file) == remaining)
+      #expect(list.$todos.saveError == nil)
+    }
+  }
+
+  @Test func removingATodoAnotherProgramRemovedMeanwhileIsNotFound() throws {
+    try withListAnotherProgramChangesMeanwhile { list, storage in
+      let remaining = Data(#"[{"id": 1, "title": "Buy milk", "isDone": false}]"#.utf8)
+      storage.simulateExternalWrite(remaining, to: file)
+
+      #expect(throws: TodoError.notFound(2)) { try list.remove(2) }
+      #expect(storage.contents(of: file) == remaining)
+      #expect(list.$todos.saveError == nil)
+    }
+  }
+
+  /// Runs `body` on a list holding "Buy milk" (#1) and "Walk the dog" (#2), in a file whose
+  /// changes by other programs are played back only when a test's scheduler runs.
+  private func withListAnotherProgramChangesMeanwhile(
+    _ body: (TodoList, FileStorage) throws -> Void
+  ) throws {
+    let storage = FileStorage.inMemory(scheduler: ManualWriteScheduler())
+    try withDependencies {
+      $0.defaultFileStorage = storage
+    } operation: {
+      let list = TodoList(file: file)
+      try list.add("Buy milk")
+      try list.add("Walk the dog")
+      try body(list, storage)
+    }
+  }
+
   @Test func changeToTheFileByAnotherProgramIsPlayedBack() throws {
     @Dependency(\.defaultFileStorage) var storage
     let list = TodoList(file: file)

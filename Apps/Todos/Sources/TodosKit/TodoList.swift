@@ -60,27 +60,35 @@ public struct TodoList: Sendable {
 
   /// Marks a todo done.
   ///
-  /// The change is made through the todo's own `Shared<Todo>`, derived from the list: what a
-  /// screen showing a single todo would hold.
+  /// The change is made through the todo's own shared value, `$todos[id: id]`, derived from
+  /// the list: it finds the todo in the list the file holds when the change is made.
   ///
   /// - Parameter id: The number of the todo.
   /// - Returns: The todo, done.
-  /// - Throws: ``TodoError/notFound(_:)`` if the list has no such todo;
-  ///   ``TodoError/cannotSave(_:reason:)`` if the file could not be written.
+  /// - Throws: ``TodoError/notFound(_:)`` if the list has no such todo, even if another
+  ///   program removed it just now; ``TodoError/cannotSave(_:reason:)`` if the file could not
+  ///   be written.
   @discardableResult
   public func complete(_ id: Todo.ID) throws(TodoError) -> Todo {
-    guard let todo = Shared($todos[id: id]) else { throw .notFound(id) }
-    todo.withLock { $0.isDone = true }
+    let todo = try $todos[id: id].withLock { (todo: inout Todo?) throws(TodoError) in
+      // NB: Looked up in the latest list, not in memory, which may not hold another
+      //     program's removal yet: a todo found only in memory would be changed in a copy.
+      guard var done = todo else { throw .notFound(id) }
+      done.isDone = true
+      todo = done
+      return done
+    }
     try checkSaved()
-    return todo.wrappedValue
+    return todo
   }
 
   /// Removes a todo.
   ///
   /// - Parameter id: The number of the todo.
   /// - Returns: The removed todo.
-  /// - Throws: ``TodoError/notFound(_:)`` if the list has no such todo;
-  ///   ``TodoError/cannotSave(_:reason:)`` if the file could not be written.
+  /// - Throws: ``TodoError/notFound(_:)`` if the list has no such todo, even if another
+  ///   program removed it just now; ``TodoError/cannotSave(_:reason:)`` if the file could not
+  ///   be written.
   @discardableResult
   public func remove(_ id: Todo.ID) throws(TodoError) -> Todo {
     let todo = try $todos.withLock { (todos: inout [Todo]) throws(TodoError) in
