@@ -14,8 +14,11 @@ public import SharingCore
 /// Each change locks the row (`SELECT … FOR UPDATE`, inserting it first if missing), starts
 /// from the stored value if another writer changed it, runs the change, and commits the new
 /// value before returning: a round trip to the server per change, never throttled. If the
-/// change throws, the transaction is rolled back. Everything else — loading, playback,
-/// failures — is as for ``PostgresKey``.
+/// change throws, the transaction is rolled back. ``/SharingCore/Shared/save()`` has nothing
+/// to write: each change was committed before its `withLock` returned. A change the server
+/// refuses (it cannot be reached, the row cannot be decoded) is not made, in memory either,
+/// and its error is ``/SharingCore/Shared/saveError``; it is not retried. Loading and playback
+/// are as for ``PostgresKey``.
 public struct CoordinatedPostgresKey<Value: Sendable>: CoordinatedSharedKey {
   let base: PostgresKey<Value>
 
@@ -37,9 +40,10 @@ public struct CoordinatedPostgresKey<Value: Sendable>: CoordinatedSharedKey {
     base.subscribe(context: context, subscriber: subscriber)
   }
 
-  /// Writes the value, as ``PostgresKey`` does.
+  /// Writes nothing: every change was committed by its transaction, and writing the value in
+  /// memory again could replace a change another process committed since.
   public func save(_ value: Value, context: SaveContext, continuation: SaveContinuation) {
-    base.save(value, context: context, continuation: continuation)
+    continuation.resume()
   }
 
   /// Runs one change as a transaction: locks the row, brings `value` up to date with it,

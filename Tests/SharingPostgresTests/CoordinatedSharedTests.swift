@@ -1,4 +1,6 @@
 import Dispatch
+import Foundation
+import PostgresTestSupport
 import SharingCore
 import SharingDependencies
 import SharingPersistence
@@ -40,6 +42,45 @@ import Testing
     #expect(database.storedJSON(forKey: "count") == "400")
   }
 
+  @Test func saveWritesNothing() async throws {
+    @Dependency(\.defaultPostgresDatabase) var database
+    @Shared(.postgres("count", .coordinated)) var count = 0
+    try await $count.save()
+    #expect(database.storedJSON(forKey: "count") == nil)
+    #expect($count.saveError == nil)
+  }
+
+  @Test func explicitSaveNeverOverwritesAChangeAnotherProcessCommitted() async throws {
+    let table = try TestTable()
+    let other: CoordinatedPostgresKey<Int> = withDependencies {
+      $0.defaultPostgresDatabase = table.database()
+    } operation: {
+      .postgres("count", .coordinated)
+    }
+    try await table.withDatabase {
+      let count = Shared(wrappedValue: 0, .postgres("count", .coordinated))
+      count.withLock { $0 = 1 }
+      // NB: The other process's change holds the row's lock until it is released: a write of
+      //     this process's value made meanwhile waits for the commit, then replaces it.
+      let change = HeldTransaction(of: other) { $0 = 5 }
+      await eventually("the other process to lock the row") { change.isHoldingTheLock }
+      let saved = Locked(false)
+      let save = Task {
+        defer { saved.withLock { $0 = true } }
+        try await count.save()
+      }
+      try await eventually("the save to end, or to wait for the row") {
+        try saved.withLock { $0 } || table.waitsForARowLock()
+      }
+      change.commit()
+      try await save.value
+      await eventually("the other process to commit") { change.isCommitted }
+
+      #expect(try table.storedJSON("count") == "5")
+      await eventually("the other process's change") { count.wrappedValue == 5 }
+    }
+  }
+
   @Test func changesFromFourProcessesOfFourThreadsAreExact() async throws {
     let table = try TestTable()
     let probes = try (0..<4).map { _ in
@@ -50,5 +91,48 @@ import Testing
       #expect(run.status == 0, "\(run.errors)")
     }
     #expect(try table.storedJSON("count") == "400")
+  }
+}
+
+/// A coordinated change made on a thread of its own, as another process would, that holds the
+/// row's lock until ``commit()``.
+private final class HeldTransaction: Sendable {
+  private let stage = Locked(Stage.starting)
+  private let release = DispatchSemaphore(value: 0)
+
+  private enum Stage { case starting, holdingTheLock, committed }
+
+  init(of key: CoordinatedPostgresKey<Int>, _ change: @escaping @Sendable (inout Int) -> Void) {
+    Thread.detachNewThread { [self] in
+      var value = 0
+      try? key.withTransaction(&value) { value in
+        change(&value)
+        stage.withLock { $0 = .holdingTheLock }
+        release.wait()
+      }
+      stage.withLock { $0 = .committed }
+    }
+  }
+
+  var isHoldingTheLock: Bool { stage.withLock { $0 == .holdingTheLock } }
+
+  var isCommitted: Bool { stage.withLock { $0 == .committed } }
+
+  /// Lets the change commit.
+  func commit() {
+    release.signal()
+  }
+}
+
+extension TestTable {
+  /// Whether a statement on the table waits for a row another transaction locked.
+  fileprivate func waitsForARowLock() throws -> Bool {
+    let waiting = try cluster.psql(
+      """
+      SELECT count(*) FROM pg_stat_activity
+      WHERE wait_event_type = 'Lock' AND query LIKE '%\(name)%' AND pid <> pg_backend_pid()
+      """
+    )
+    return waiting != "0"
   }
 }

@@ -19,6 +19,10 @@
 /// and observers (Observation, ``Shared/values``) are told once. Nothing is saved afterwards:
 /// the transaction stored it.
 ///
+/// > Important: Make ``SharedKey/save(_:context:continuation:)`` write nothing and resume its
+/// > continuation. ``Shared/save()`` still calls it, with the value in memory, which may be
+/// > older than a change another process stored since: writing it would replace that change.
+///
 /// A change made through a coordinated key costs a synchronous round trip to the store on
 /// every ``Shared/withLock(_:)``: it is never throttled.
 public protocol CoordinatedSharedKey<Value>: SharedKey {
