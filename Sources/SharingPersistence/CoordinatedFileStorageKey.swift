@@ -33,6 +33,10 @@ import SharingDependencies
 ///   ``FileStorageKey``. ``/SharingCore/Shared/save()`` has nothing to write: each change
 ///   was written before its `withLock` returned.
 /// - On a virtual file system (``FileStorage/inMemory``), the lock is one of the process.
+/// - Loading the file, or changing it through another key (another path to it), from inside a
+///   `withLock` on it is a programming error, reported rather than waiting for the lock
+///   forever: the load reads the file as the change found it, and the inner change is not
+///   written, with ``/SharingCore/Shared/saveError`` saying so.
 ///
 /// Every use of a file must agree on coordination: one used both with and without it is
 /// reported.

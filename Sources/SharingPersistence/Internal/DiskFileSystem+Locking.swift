@@ -19,8 +19,27 @@ extension DiskFileSystem {
   /// creates nothing: without a lock file no change was ever coordinated, and a read without
   /// the lock still sees a whole file, which writes replace by renaming. The kernel releases
   /// the lock when the process ends, however it ends.
+  ///
+  /// A thread that holds the lock file's lock, for this path or another leading to the same
+  /// file, gets a ``FileLock/isReentry`` lock at once.
   func lock(_ url: URL, exclusive: Bool) throws -> FileLock {
     let lockURL = Self.lockURL(of: url)
+    // NB: 'flock' locks of one process conflict when made through two descriptors: the
+    //     holder asking again would wait for itself.
+    return try Self.holders.lock(lockURL.path) {
+      try Self.takeLock(lockURL, of: url, exclusive: exclusive)
+    }
+  }
+
+  /// The locks of lock files held by the threads of the process.
+  private static let holders = FileLockHolders<String>()
+
+  /// Takes the `flock` of `lockURL`, the lock file of `url`, waiting as long as it takes.
+  private static func takeLock(
+    _ lockURL: URL,
+    of url: URL,
+    exclusive: Bool
+  ) throws -> FileLock {
     var descriptor = Self.openLockFile(lockURL, creating: exclusive)
     if descriptor < 0, errno == ENOENT || errno == ENOTDIR {
       guard exclusive else { return FileLock {} }

@@ -28,6 +28,9 @@ protocol FileSystemBackend: Sendable {
   /// Locks the file at `url` against every other holder of its lock, in any process, waiting
   /// as long as another holds it: alone if `exclusive`, else with other readers.
   ///
+  /// A thread asking for a lock it holds gets, at once, a lock that is a
+  /// ``FileLock/isReentry``: waiting would be for itself, forever.
+  ///
   /// - Throws: A ``FileLockError`` naming why the lock cannot be taken.
   func lock(_ url: URL, exclusive: Bool) throws -> FileLock
 }

@@ -20,6 +20,7 @@ final class InMemoryFileSystem: FileSystemBackend {
   }
 
   private let state = Locked(State())
+  private let holders = FileLockHolders<URL>()
 
   func contents(of url: URL) throws -> Data? {
     state.withLock { $0.files[url] }
@@ -55,13 +56,15 @@ final class InMemoryFileSystem: FileSystemBackend {
 
   /// Locks the file against other threads: readers too wait for each other here.
   func lock(_ url: URL, exclusive: Bool) throws -> FileLock {
-    let box = state.withLock { state in
-      if let box = state.locks[url] { return box }
-      let box = FileLockBox()
-      state.locks[url] = box
-      return box
+    holders.lock(url) {
+      let box = state.withLock { state in
+        if let box = state.locks[url] { return box }
+        let box = FileLockBox()
+        state.locks[url] = box
+        return box
+      }
+      box.lock.lock()
+      return FileLock { box.lock.unlock() }
     }
-    box.lock.lock()
-    return FileLock { box.lock.unlock() }
   }
 }

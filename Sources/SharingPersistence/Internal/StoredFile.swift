@@ -249,9 +249,21 @@ final class StoredFile: Sendable {
 
   /// Reads the file as ``load()`` does, holding its lock shared with other readers, so that
   /// no coordinated change is under way meanwhile.
+  ///
+  /// A load from inside a change of the file, on the thread holding its lock, is reported,
+  /// and reads the file as the change found it.
   func loadLocked() throws -> Data? {
     let lock = try backend.lock(url, exclusive: false)
     defer { lock.unlock() }
+    if lock.isReentry {
+      reportIssue(
+        """
+        'load' of \(url.path) was called from inside a change of it, on the thread holding its \
+        lock: it reads the file as the change found it. Use the value the change's body is \
+        given instead.
+        """
+      )
+    }
     return try load()
   }
 
@@ -259,14 +271,28 @@ final class StoredFile: Sendable {
   /// bytes the file holds now and returns those to write, or `nil` to leave the file as it
   /// is. The bytes are written atomically before the lock is released.
   ///
-  /// - Throws: A ``FileLockError`` if the lock cannot be taken, an ``UnreadableFileError``
-  ///   if the file cannot be read, or the error of `change` or of the write.
+  /// A change from inside another change of the file, on the thread holding its lock, is
+  /// reported, and refused: the outer change's write would replace it.
+  ///
+  /// - Throws: A ``FileLockError`` if the lock cannot be taken, a ``NestedFileChangeError``
+  ///   if this thread holds it, an ``UnreadableFileError`` if the file cannot be read, or the
+  ///   error of `change` or of the write.
   func change(_ change: (Data?) throws -> Data?) throws {
     let thread = currentThreadID()
     let effects: [Effect]
     do {
       let lock = try backend.lock(url, exclusive: true)
       defer { lock.unlock() }
+      guard !lock.isReentry else {
+        reportIssue(
+          """
+          A change of \(url.path) was made from inside a change of the same file, on the \
+          thread holding its lock: it is not written, as the outer change's write would \
+          replace it. Make it in the outer change's body instead.
+          """
+        )
+        throw NestedFileChangeError(url: url)
+      }
       // NB: Read and written under the file's lock, as every read and write here is, so
       //     that a check of the file for changes sees it before or after, never between.
       let read = fileAccess.withLock { _ in
