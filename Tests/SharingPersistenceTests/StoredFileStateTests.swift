@@ -209,6 +209,73 @@ import Testing
     #expect(names(effects1) == [])
   }
 
+  /// An older write still in flight once a newer one landed is never written: a change read
+  /// then has no write of ours landing after it, and is played back.
+  @Test mutating func anExternalChangeUnderAnOlderWriteThatWillBeSkippedIsPlayedBack() throws {
+    _ = try subscribe()
+    let older = try #require(
+      takenWrite(file.saveRequested(write("1"), immediate: true, interval: nil, now: .zero))
+    )
+    try land(
+      try #require(
+        takenWrite(file.saveRequested(write("2"), immediate: true, interval: nil, now: .zero))
+      )
+    )
+    let read = file.fileRead(.success(bytes("9")), verifying: nil, thread: thread)
+    #expect(names(read) == ["deliver"])
+    #expect(decision(file.writeDecision(for: bytes("1"), sequence: older.sequence)) == "skip")
+  }
+
+  /// A change read under writes in flight is played back as soon as none of them can land
+  /// after it (here the newer one failed, and the older one will be skipped): the file then
+  /// holds the change, and so must the shared values.
+  @Test mutating func anExternalChangeUnderWritesIsPlayedBackWhenNoneOfThemLandsAfterIt() throws {
+    _ = try subscribe()
+    let older = try #require(
+      takenWrite(file.saveRequested(write("1"), immediate: true, interval: nil, now: .zero))
+    )
+    let newer = try #require(
+      takenWrite(file.saveRequested(write("2"), immediate: true, interval: nil, now: .zero))
+    )
+    #expect(names(file.fileRead(.success(bytes("9")), verifying: nil, thread: thread)) == [])
+    let failed = file.writeFinished(
+      newer,
+      bytes: bytes("2"),
+      wrote: false,
+      result: .failure(CancellationError()),
+      thread: thread
+    )
+    #expect(names(failed).last == "deliver")
+    #expect(decision(file.writeDecision(for: bytes("1"), sequence: older.sequence)) == "skip")
+    let skipped = file.writeFinished(
+      older,
+      bytes: bytes("1"),
+      wrote: false,
+      result: .success(()),
+      thread: thread
+    )
+    #expect(names(skipped).contains("deliver") == false)
+    #expect(names(file.fileRead(.success(bytes("9")), verifying: nil, thread: thread)) == [])
+  }
+
+  /// A change read under a write in flight is not played back once that write lands after
+  /// it: the shared values hold the written value, which the file holds too.
+  @Test mutating func anExternalChangeUnderAWriteThatLandsAfterItIsNeverPlayedBack() throws {
+    _ = try subscribe()
+    let inFlight = try #require(
+      takenWrite(file.saveRequested(write("1"), immediate: true, interval: nil, now: .zero))
+    )
+    #expect(names(file.fileRead(.success(bytes("9")), verifying: nil, thread: thread)) == [])
+    let landed = file.writeFinished(
+      inFlight,
+      bytes: bytes("1"),
+      wrote: true,
+      result: .success(()),
+      thread: thread
+    )
+    #expect(names(landed).contains("deliver") == false)
+  }
+
   @Test mutating func ourOwnWriteIsNotPlayedBack() throws {
     _ = try subscribe()
     try land(

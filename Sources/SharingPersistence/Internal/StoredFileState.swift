@@ -28,6 +28,9 @@ struct StoredFileState {
   private(set) var inFlight: Set<UInt64> = []
   /// The newest write that finished, written or not: an older one is never written after it.
   private var newestFinished: UInt64 = 0
+  /// A change someone else made, read while writes of ours were in flight: not played back
+  /// while one of them may still land after it, played back once none can.
+  private var changeUnderWrites: Result<Data?, any Error>?
   /// Flushes waiting for every write numbered up to `through` to finish.
   private var flushes: [(through: UInt64, done: @Sendable () -> Void)] = []
   /// Whether the file is among the pending files, as it is from a change until it is idle.
@@ -88,6 +91,10 @@ struct StoredFileState {
 
   /// Whether no write is pending or in flight.
   var isIdle: Bool { inFlight.isEmpty && throttle.pending == nil }
+
+  /// Whether a write in flight may still be written: one older than a write that finished
+  /// never is.
+  private var hasWriteToLand: Bool { inFlight.contains { $0 > newestFinished } }
 
   /// Whether nothing needs the record: no holder, no write, no subscriber, no playback.
   var isUnused: Bool {
@@ -257,6 +264,7 @@ struct StoredFileState {
     if wrote, let bytes {
       contents = .bytes(bytes)
       undecodable = nil
+      changeUnderWrites = nil
     }
     newestFinished = max(newestFinished, ticket.sequence)
     if ticket.sequence > lastResultSequence {
@@ -276,6 +284,11 @@ struct StoredFileState {
     {
       playsBackWritesAfter = nil
       effects += enqueuePlayback(.success(bytes), thread: thread)
+    }
+    // NB: Played back last, so that the newest playback carries what the file holds.
+    if let change = changeUnderWrites, !hasWriteToLand {
+      changeUnderWrites = nil
+      effects += enqueuePlayback(change, thread: thread)
     }
     return effects + releaseIfUnused()
   }
@@ -307,6 +320,7 @@ struct StoredFileState {
   mutating func changeWritten(_ bytes: Data, thread: UInt) -> [Effect] {
     contents = .bytes(bytes)
     undecodable = nil
+    changeUnderWrites = nil
     guard playbacks.isBusy else { return [] }
     return enqueuePlayback(.success(bytes), thread: thread)
   }
@@ -341,7 +355,11 @@ struct StoredFileState {
     }
     if case .success(let data) = read, case .bytes(data) = contents { return [] }
     contents = FileContents(read)
-    guard !subscribers.isEmpty, inFlight.isEmpty else { return [] }
+    guard !subscribers.isEmpty else { return [] }
+    guard !hasWriteToLand else {
+      changeUnderWrites = read
+      return []
+    }
     return changedExternally(read, thread)
   }
 
@@ -353,6 +371,7 @@ struct StoredFileState {
   ) -> [Effect] {
     let discarded = throttle.discardPending()
     playsBackWritesAfter = nil
+    changeUnderWrites = nil
     var effects = unregisterIfIdle()
     if !discarded.isEmpty { effects.append(.resume(discarded, .success(()))) }
     return effects + enqueuePlayback(read, thread: thread)
@@ -384,6 +403,7 @@ struct StoredFileState {
     guard subscribers.removeValue(forKey: id) != nil, subscribers.isEmpty else { return [] }
     // NB: Unwatched, the file may change unnoticed: what it holds is no longer sure.
     isWatchVerified = false
+    changeUnderWrites = nil
     var effects: [Effect] = []
     if case .active(_, let started) = watch { effects.append(.stopWatching(started)) }
     watch = .none
