@@ -88,6 +88,38 @@ import Testing
       }
     }
 
+    /// A stamp taken within the file system's clock tick of the file's modification is no
+    /// proof that the file did not change: a write in that tick, of the same size, leaves the
+    /// same stamp, and is seen all the same.
+    @Test func aPolledChangeThatLeavesTheSameStampIsSeen() async throws {
+      try await withTemporaryDirectory { directory in
+        let watcher = FileWatcher(
+          inotify: InotifyCalls(
+            initialize: InotifyCalls.system.initialize,
+            addWatch: { _, _, _ in -ENOSPC }
+          ),
+          pollingInterval: .milliseconds(200),
+          warn: { _ in }
+        )
+        let url = directory.file("count.json")
+        try bytes("1").write(to: url)
+        // NB: Modified just ahead of the poll's first stamp, as within one tick of the clock.
+        let modified = FileStamp.now() + .milliseconds(45)
+        try setModificationTime(of: url, to: modified)
+        let changes = Locked(0)
+        let watch = watcher.watch(path: url.path) { changes.withLock { $0 += 1 } }
+        defer { watch.stop() }
+        let before = FileStamp(path: url.path)
+        // NB: Rewritten in place with as many bytes and the same time: the same stamp.
+        let handle = try FileHandle(forWritingTo: url)
+        handle.write(bytes("2"))
+        try handle.close()
+        try setModificationTime(of: url, to: modified)
+        #expect(FileStamp(path: url.path) == before)
+        await expectEventually("the change under the same stamp") { changes.withLock { $0 } > 0 }
+      }
+    }
+
     /// A watch that was active, but whose directory could not be watched again once it was
     /// re-created, no longer claims to see every change, and is polled instead.
     @Test func aWatchThatCannotBeRenewedIsNoLongerActiveAndIsPolled() async throws {
@@ -159,6 +191,16 @@ import Testing
 
     var append: @Sendable (String) -> Void {
       { [lines] line in lines.withLock { $0.append(line) } }
+    }
+  }
+
+  /// Sets the file's modification time, by the file system's clock.
+  private func setModificationTime(of url: URL, to time: Duration) throws {
+    let (seconds, attoseconds) = time.components
+    let stamp = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+    let times = [stamp, stamp]
+    guard utimensat(AT_FDCWD, url.path, times, 0) == 0 else {
+      throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
     }
   }
 #endif

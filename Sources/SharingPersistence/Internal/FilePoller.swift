@@ -12,6 +12,15 @@ final class FilePoller: Sendable {
     let onChange: @Sendable () -> Void
     /// The file's stamp when it was last checked.
     var stamp: FileStamp?
+    /// The time, by the file system's clock, read before `stamp` was taken.
+    var stampedAt: Duration
+
+    /// Whether the file may have changed since it was last checked, given its stamp now: a
+    /// stamp taken within the file system's clock tick of the file's modification is no
+    /// proof that it did not, since a write in that tick, of the same size, leaves it alone.
+    func mayHaveChanged(to stamp: FileStamp?) -> Bool {
+      self.stamp != stamp || self.stamp?.mayRepeat(after: stampedAt) == true
+    }
   }
 
   private struct State {
@@ -31,11 +40,12 @@ final class FilePoller: Sendable {
   /// Calls `onChange` whenever the file at `path` is found changed since it was last
   /// checked, starting from now, until the returned closure is called.
   func poll(path: String, onChange: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+    let now = FileStamp.now()
     let stamp = FileStamp(path: path)
     let (id, schedules) = state.withLock { state in
       let id = state.nextID
       state.nextID += 1
-      state.entries[id] = Entry(path: path, onChange: onChange, stamp: stamp)
+      state.entries[id] = Entry(path: path, onChange: onChange, stamp: stamp, stampedAt: now)
       defer { state.isScheduled = true }
       return (id, !state.isScheduled)
     }
@@ -49,18 +59,20 @@ final class FilePoller: Sendable {
     }
   }
 
-  /// Calls the handlers of the files whose stamp changed; checks again while any file is
-  /// polled.
+  /// Calls the handlers of the files whose stamp changed, or may have stayed the same across
+  /// a change; checks again while any file is polled.
   private func check() {
     let paths = state.withLock { state in state.entries.mapValues(\.path) }
     // NB: Stamped without the lock: a 'stat' of each file must not hold up the others' polls.
+    let now = FileStamp.now()
     let stamps = paths.mapValues { FileStamp(path: $0) }
     let (handlers, continues) = state.withLock { state in
       var handlers: [@Sendable () -> Void] = []
       for (id, stamp) in stamps {
-        guard let entry = state.entries[id], entry.stamp != stamp else { continue }
+        guard let entry = state.entries[id] else { continue }
         state.entries[id]?.stamp = stamp
-        handlers.append(entry.onChange)
+        state.entries[id]?.stampedAt = now
+        if entry.mayHaveChanged(to: stamp) { handlers.append(entry.onChange) }
       }
       state.isScheduled = !state.entries.isEmpty
       return (handlers, state.isScheduled)
