@@ -13,7 +13,9 @@ import SharingPersistence
 func filePingPong(path: String, rounds: Int) {
   @Shared(.fileStorage(URL(fileURLWithPath: path), throttle: .zero)) var value = 0
   for odd in stride(from: 1, to: 2 * rounds, by: 2) {
-    wait(for: "\(odd), holding \(value)") { value == odd }
+    // NB: Says, at the timeout, what this side holds and what the file holds, to tell a
+    //     change this side missed from one the other side never wrote.
+    wait(for: "\(odd), holding \(value), the file holding \(fileText(path))") { value == odd }
     $value.withLock { $0 = odd + 1 }
     if let error = $value.saveError { fail("Writing \(odd + 1) failed: \(error)") }
   }
@@ -107,5 +109,14 @@ private func keepReporting(to path: String, until stop: String, _ current: () ->
       reported = value
     }
     usleep(2_000)
+  }
+}
+
+/// The file's text, or why it could not be read.
+private func fileText(_ path: String) -> String {
+  do {
+    return String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+  } catch {
+    return "nothing readable (\(error))"
   }
 }

@@ -9,10 +9,10 @@ import Foundation
 #endif
 
 /// Waits until `condition` holds; exits with status 2 if it does not within 30 seconds.
-func wait(for description: String, until condition: () -> Bool) {
+func wait(for description: @autoclosure () -> String, until condition: () -> Bool) {
   let deadline = Date().addingTimeInterval(30)
   while !condition() {
-    guard Date() < deadline else { fail("Timed out waiting for \(description)", status: 2) }
+    guard Date() < deadline else { fail("Timed out waiting for \(description())", status: 2) }
     usleep(2_000)
   }
 }
