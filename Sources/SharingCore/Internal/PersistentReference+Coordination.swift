@@ -130,6 +130,7 @@ final class CoordinatedHandleReference<Value: Sendable>: ForwardingReference<Val
     root.readMember(at: offset, as: type)
   }
 
+  // NB: Through this handle's transaction: a plain handle forwards member writes to its base.
   override func modifyBytes(at offset: Int, _ body: (UnsafeMutableRawPointer) -> Bool) {
     modify { value in
       withUnsafeMutablePointer(to: &value) { body(UnsafeMutableRawPointer($0) + offset) }
