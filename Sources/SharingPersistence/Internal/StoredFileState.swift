@@ -56,34 +56,6 @@ struct StoredFileState {
   private var playsBackWritesAfter: UInt64?
   private(set) var isReleased = false
 
-  /// The watch of the file, while it has subscribers.
-  enum Watch {
-    case none
-    case starting(generation: Int)
-    case active(generation: Int, FileWatch)
-  }
-
-  /// Work for ``StoredFile`` to do, in order, outside the lock.
-  enum Effect {
-    /// Encode and write this write now, on this thread.
-    case write(WriteThrottle.Ticket)
-    /// Call ``scheduledTimeCame(now:)`` after this delay.
-    case scheduleWrite(after: Duration)
-    case resume([SaveContinuation], Result<Void, any Error>)
-    case finishFlushes([@Sendable () -> Void])
-    case registerPending
-    case unregisterPending
-    case startWatching(generation: Int)
-    case stopWatching(FileWatch)
-    /// Read the file, and pass it to ``fileRead(_:verifying:thread:)``.
-    case checkFile(verifying: Int?)
-    case playBack(PlaybackQueue.Step)
-    /// Remove the record from its storage: nothing needs it.
-    case release
-    /// A programmer error.
-    case report(String)
-  }
-
   init(url: URL, interval: Duration) {
     self.url = url
     self.throttle = WriteThrottle(interval: interval)
@@ -112,15 +84,7 @@ struct StoredFileState {
       !hasReportedMixedCoordination
     {
       hasReportedMixedCoordination = true
-      return [
-        .report(
-          """
-          The file \(url.path) is used both with and without '.coordinated'. Changes made \
-          without it can overwrite coordinated ones, and coordinated changes are not played \
-          back to the keys without it: give every use of the file the same coordination.
-          """
-        )
-      ]
+      return [.reportMixedCoordination(of: url)]
     }
     holderIsCoordinated = isCoordinated
     guard let existing = holderInterval else {
@@ -129,15 +93,7 @@ struct StoredFileState {
     }
     guard existing != interval, !hasReportedTwoIntervals else { return [] }
     hasReportedTwoIntervals = true
-    return [
-      .report(
-        """
-        The file \(url.path) is used with two throttles: \(existing) and \(interval). Every \
-        use of a file shares one value, saved with the throttle of the key that saves it: \
-        give every use of the file the same throttle.
-        """
-      )
-    ]
+    return [.reportTwoThrottles(of: url, existing, interval)]
   }
 
   /// A key for the file went away.
