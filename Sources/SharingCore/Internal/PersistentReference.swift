@@ -25,7 +25,8 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
     var isLoading = false
     var loadError: (any Error)?
     var saveError: (any Error)?
-    var claim = SaveClaim<DispatchSemaphore>()
+    /// Who saves the value, and when.
+    var turns = TurnClaim<DispatchSemaphore>()
     /// How many writes the program has made, to tell whether one came during a save.
     var writes = 0
 
@@ -178,34 +179,32 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
 
   override func didWrite() {
     // NB: One thread at a time hands values to the key, always reading the latest value,
-    //     so the last save the key sees carries the last write; 'SaveClaim' decides who.
+    //     so the last save the key sees carries the last write; 'TurnClaim' decides who.
     var saver: (any SharedKey<Value>)?
     var deferringSaver: (any DeferredSaveKey<Value>)?
-    switch requestSave(claimingInto: &saver, &deferringSaver) {
-    case .none:
-      return
-    case .waitThenSave(let turn):
-      turn.wait()
-    case .save:
-      break
-    }
-    repeat {
-      // NB: The continuation holds the reference until the key finishes the write, so a
-      //     shared value created for the key meanwhile finds it and starts from the value
-      //     being written, not from the store's older one.
-      let continuation = SaveContinuation(self.description) { result in
-        self.finishSave(result)
-      }
-      if let deferringSaver {
-        deferringSaver.save(
-          reading: { self.readUntracked() },
-          context: .didSet,
-          continuation: continuation
-        )
-      } else {
-        saver?.save(readUntracked(), context: .didSet, continuation: continuation)
-      }
-    } while finishSaving(claimingInto: &saver, &deferringSaver)
+    TurnClaim.takeTurns(
+      claiming: { requestSave(claimingInto: &saver, &deferringSaver) },
+      {
+        // NB: Written here, not in a method the keys are passed to: passing the two
+        //     existentials cost about 180 instructions a save.
+        // NB: The continuation holds the reference until the key finishes the write, so a
+        //     shared value created for the key meanwhile finds it and starts from the value
+        //     being written, not from the store's older one.
+        let continuation = SaveContinuation(self.description) { result in
+          self.finishSave(result)
+        }
+        if let deferringSaver {
+          deferringSaver.save(
+            reading: { self.readUntracked() },
+            context: .didSet,
+            continuation: continuation
+          )
+        } else {
+          saver?.save(readUntracked(), context: .didSet, continuation: continuation)
+        }
+      },
+      finishing: { finishSaving(claimingInto: &saver, &deferringSaver) }
+    )
   }
 
   // NB: The key leaves the lock through 'inout', not as the result: a result of type
@@ -216,12 +215,12 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
   private func requestSave(
     claimingInto saver: inout (any SharedKey<Value>)?,
     _ deferringSaver: inout (any DeferredSaveKey<Value>)?
-  ) -> SaveClaim<DispatchSemaphore>.WriteAction {
+  ) -> TurnClaim<DispatchSemaphore>.ChangeAction {
     let thread = currentThreadID()
     return state.withLock { state in
       guard let current = state.saver else { return .none }
       state.writes &+= 1
-      let action = state.claim.write(by: thread) { DispatchSemaphore(value: 0) }
+      let action = state.turns.changed(by: thread)
       if case .none = action { return action }
       saver = current
       deferringSaver = state.deferringSaver
@@ -229,25 +228,16 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
     }
   }
 
-  /// Ends a save: claims the next one if this thread makes it, or hands saving over.
+  /// Ends a save, and claims the key to save with if this thread saves again.
   private func finishSaving(
     claimingInto saver: inout (any SharedKey<Value>)?,
     _ deferringSaver: inout (any DeferredSaveKey<Value>)?
-  ) -> Bool {
-    let action = state.withLock { state in
-      let action = state.claim.saveFinished()
+  ) -> TurnClaim<DispatchSemaphore>.FinishAction {
+    state.withLock { state in
+      let action = state.turns.turnFinished()
       saver = state.saver
       deferringSaver = state.deferringSaver
       return action
-    }
-    switch action {
-    case .saveAgain:
-      return true
-    case .handOver(let turn):
-      turn.signal()
-      return false
-    case .done:
-      return false
     }
   }
 
