@@ -1,3 +1,4 @@
+import Dispatch
 import SharingDependencies
 
 /// An asynchronous sequence of a shared value: its current value, then its value after each
@@ -11,8 +12,10 @@ import SharingDependencies
 ///
 /// Values are delivered in order, however slowly the sequence is consumed: every change made
 /// from one thread, and for changes made from several threads at once, at least the value
-/// after the last of them. The sequence follows the shared value it was created from to the
-/// key it moves to with ``Shared/load(_:)``. It ends when the consuming task is cancelled.
+/// after the last of them. The thread that changes the value yields it: its own change, and at
+/// most one other made while it did, after waiting, at most, for one yield under way on
+/// another thread. The sequence follows the shared value it was created from to the key it
+/// moves to with ``Shared/load(_:)``. It ends when the consuming task is cancelled.
 public struct SharedValues<Value: Sendable>: AsyncSequence, Sendable {
   /// The type of element produced: the shared value.
   public typealias Element = Value
@@ -63,7 +66,8 @@ extension SharedReader where Value: Sendable {
 private final class ValueObservation<Value: Sendable>: Sendable {
   private let holder: SharedReference<Value>
   private let yield: @Sendable (Value) -> Void
-  private let drain = YieldDrain()
+  /// Who yields the value, and when.
+  private let turns = Locked(TurnClaim<DispatchSemaphore>())
   /// The reference observed and the registration there; `nil` once cancelled.
   private let observed = Locked<Observed?>(Observed())
 
@@ -81,13 +85,26 @@ private final class ValueObservation<Value: Sendable>: Sendable {
     cancel()
   }
 
-  /// Yields the latest value, first moving the observation if the holder was redirected.
+  /// Yields the latest value, first moving the observation if the holder was redirected:
+  /// now, after the yield in progress, or in a turn another thread takes after this change.
+  // NB: Called after every change, by the thread that made it, holding none of this value's
+  //     locks: a write notifies after unlocking, loads and playbacks from the store are such
+  //     writes, and a redirection notifies once made. A thread told to wait waits for one
+  //     yield, which takes, briefly, only this value's lock and those of the observers and
+  //     the stream. Only a thread inside a 'withLock' on another value can be stuck: if the
+  //     yield waits for that value, through a reader's transform or a thread locking the two
+  //     values in the opposite order (both in Gotchas).
   func valueDidChange() {
-    drain.run {
-      follow()
-      // NB: Outside the lock: reading may run a reader's transform, which is user code.
-      yield(holder.resolvedRead())
-    }
+    let thread = currentThreadID()
+    TurnClaim.takeTurns(
+      claiming: { turns.withLock { $0.changed(by: thread) } },
+      {
+        follow()
+        // NB: Outside the lock: reading may run a reader's transform, which is user code.
+        yield(holder.resolvedRead())
+      },
+      finishing: { turns.withLock { $0.turnFinished() } }
+    )
   }
 
   func cancel() {
@@ -97,7 +114,7 @@ private final class ValueObservation<Value: Sendable>: Sendable {
     }?.remove()
   }
 
-  // NB: Only called from the drain, so one call at a time.
+  // NB: Only called in a turn, so one call at a time.
   private func follow() {
     let target = holder.resolved
     guard observed.withLock({ $0 != nil && $0?.target !== target }) else { return }
@@ -108,31 +125,5 @@ private final class ValueObservation<Value: Sendable>: Sendable {
       return observed?.token
     }
     replaced?.remove()
-  }
-}
-
-/// Runs yields one at a time, the latest requested last, without holding a lock while one
-/// runs: a request made while another thread yields is run by that thread when it is done.
-private final class YieldDrain: Sendable {
-  private let state = Locked((isRunning: false, isRequested: false))
-
-  func run(_ yield: () -> Void) {
-    let claimed = state.withLock { state in
-      state.isRequested = true
-      guard !state.isRunning else { return false }
-      state.isRunning = true
-      return true
-    }
-    guard claimed else { return }
-    while state.withLock({ state in
-      guard state.isRequested else {
-        state.isRunning = false
-        return false
-      }
-      state.isRequested = false
-      return true
-    }) {
-      yield()
-    }
   }
 }
