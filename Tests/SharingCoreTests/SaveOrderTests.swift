@@ -54,46 +54,10 @@ private struct RecordingKey: SharedKey {
   @Test func aCallSavesAtMostItsOwnChangeAndOneHandedOverWhileOthersKeepWriting() async throws {
     let store = TestStore<Int>()
     let count = Shared(wrappedValue: 0, .test("count", store: store))
-    let writers = 4
-    let progress = Locked(
-      (observed: nil as ObjectIdentifier?, observedSaves: 0, started: false, writes: 0)
-    )
-    let finished = Locked((isCallDone: false, threads: 0))
-    // NB: The writers start during the call's own save, so that the call is the one saving
-    //     while they write; they write until it returns, or up to a bound if it never does.
-    store.setOnSave { _ in
-      let thread = ObjectIdentifier(Thread.current)
-      let isFirstObservedSave = progress.withLock { progress in
-        guard progress.observed == thread else { return false }
-        progress.observedSaves += 1
-        progress.started = true
-        return progress.observedSaves == 1
-      }
-      guard isFirstObservedSave else { return }
-      while progress.withLock({ $0.writes }) < writers * 10 { sched_yield() }
-    }
-    for _ in 0..<writers {
-      Thread.detachNewThread {
-        while !progress.withLock({ $0.started }) { sched_yield() }
-        for _ in 0..<20_000 where !finished.withLock({ $0.isCallDone }) {
-          count.withLock { $0 += 1 }
-          progress.withLock { $0.writes += 1 }
-        }
-        finished.withLock { $0.threads += 1 }
-      }
-    }
-    Thread.detachNewThread {
-      progress.withLock { $0.observed = ObjectIdentifier(Thread.current) }
-      count.withLock { $0 += 1 }
-      finished.withLock {
-        $0.isCallDone = true
-        $0.threads += 1
-      }
-    }
-    try await withWatchdog(seconds: 60) {
-      while finished.withLock({ $0.threads }) < writers + 1 { await Task.yield() }
-    }
-    #expect(progress.withLock { $0.observedSaves } <= 2)
+    let write = OneWriteAmongWriters()
+    store.setOnSave { _ in write.turnTaken() }
+    try await withWatchdog(seconds: 60) { await write.run(on: count) }
+    #expect(write.observedTurns <= 2)
     #expect(store.value == count.wrappedValue)
   }
 }
