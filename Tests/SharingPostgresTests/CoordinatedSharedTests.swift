@@ -51,7 +51,7 @@ import Testing
   }
 
   @Test func explicitSaveNeverOverwritesAChangeAnotherProcessCommitted() async throws {
-    let table = try TestTable()
+    let table = try await TestTable()
     let other: CoordinatedPostgresKey<Int> = withDependencies {
       $0.defaultPostgresDatabase = table.database()
     } operation: {
@@ -82,7 +82,7 @@ import Testing
   }
 
   @Test func changesFromFourProcessesOfFourThreadsAreExact() async throws {
-    let table = try TestTable()
+    let table = try await TestTable()
     let probes = try (0..<4).map { _ in
       try Probe.start("shared-increment", table, ["count", "4", "25"])
     }

@@ -9,7 +9,7 @@ import Testing
 /// per test, other processes played by `PostgresProbe`.
 @Suite(.serialized) struct PostgresServerTests {
   @Test func valueIsWrittenToTheRowAndLoadedByAnotherConnection() async throws {
-    let table = try TestTable()
+    let table = try await TestTable()
     try await table.withDatabase {
       @Shared(.postgres("count")) var count = 0
       $count.withLock { $0 = 3 }
@@ -24,7 +24,7 @@ import Testing
   }
 
   @Test func schemaHasTheDocumentedColumns() async throws {
-    let table = try TestTable()
+    let table = try await TestTable()
     try await table.withDatabase {
       @Shared(.postgres("count")) var count = 0
       try await $count.save()
@@ -41,7 +41,7 @@ import Testing
   }
 
   @Test func changeFromAnotherProcessIsPlayedBack() async throws {
-    let table = try TestTable()
+    let table = try await TestTable()
     try await table.withDatabase {
       @Shared(.postgres("count")) var count = 0
       let run = await Probe.finish(try Probe.start("set", table, ["count", "42"]))
@@ -51,14 +51,14 @@ import Testing
   }
 
   @Test func pendingChangeIsWrittenWhenTheProcessExits() async throws {
-    let table = try TestTable()
+    let table = try await TestTable()
     let run = await Probe.finish(try Probe.start("set-and-exit", table, ["count", "1", "2"]))
     #expect(run.status == 0, "\(run.errors)")
     #expect(try table.storedJSON("count") == "2")
   }
 
   @Test func changeIsPlayedBackInAnotherProcess() async throws {
-    let table = try TestTable()
+    let table = try await TestTable()
     let waiter = try Probe.start("await", table, ["count", "7"])
     try await table.withDatabase {
       @Shared(.postgres("count")) var count = 0
@@ -71,7 +71,7 @@ import Testing
   }
 
   @Test func plainSQLWriteIsPlayedBack() async throws {
-    let table = try TestTable()
+    let table = try await TestTable()
     try await table.withDatabase {
       @Shared(.postgres("greeting")) var greeting = ""
       try await $greeting.save()
@@ -85,7 +85,7 @@ import Testing
   }
 
   @Test func coordinatedIncrementsFromFourProcessesOfFourThreadsAreExact() async throws {
-    let table = try TestTable()
+    let table = try await TestTable()
     let probes = try (0..<4).map { _ in
       try Probe.start("increment", table, ["count", "4", "25"])
     }
@@ -99,9 +99,9 @@ import Testing
     )
   }
 
-  @Test func throwingTransactionIsRolledBack() throws {
+  @Test func throwingTransactionIsRolledBack() async throws {
     struct Refused: Error {}
-    let table = try TestTable()
+    let table = try await TestTable()
     try table.withDatabase {
       let key: CoordinatedPostgresKey<Int> = .postgres("count", .coordinated)
       var value = 1
@@ -117,7 +117,7 @@ import Testing
   }
 
   @Test func corruptRowIsALoadErrorAndIsKeptBeforeBeingOverwritten() async throws {
-    let table = try TestTable()
+    let table = try await TestTable()
     try await table.withDatabase {
       @Shared(.postgres("count")) var count = 0
       try await $count.save()
@@ -138,21 +138,21 @@ import Testing
   }
 
   @Test func serverRestartedMidRunConvergesAndLosesNothingCommitted() async throws {
-    let cluster = try PostgresCluster()
+    let cluster = try await PostgresCluster.start()
     defer { cluster.remove() }
-    let table = try TestTable(cluster: cluster)
+    let table = try await TestTable(cluster: cluster)
     try await table.withDatabase {
       @Shared(.postgres("count")) var count = 0
       $count.withLock { $0 = 1 }
       try await $count.save()
 
-      cluster.stop()
+      await cluster.stop()
       await eventually("the lost connection") { $count.loadError is PostgresError }
       $count.withLock { $0 = 2 }
       await #expect(throws: PostgresError.self) { try await $count.save() }
       #expect(count == 2)
 
-      try cluster.start()
+      try await cluster.start()
       let state = { "count \(count), loadError \(String(describing: $count.loadError))" }
       await eventually("the failed write, written again", timeout: .seconds(60), state) {
         (try? table.storedJSON("count")) == "2"
@@ -167,13 +167,13 @@ import Testing
   /// Connections left idle while the server restarted were closed by it: none is used
   /// again, so the first write after the restart succeeds.
   @Test func firstWriteAfterTheServerRestartedSucceeds() async throws {
-    let cluster = try PostgresCluster()
+    let cluster = try await PostgresCluster.start()
     defer { cluster.remove() }
-    let table = try TestTable(cluster: cluster)
+    let table = try await TestTable(cluster: cluster)
     let key: PostgresKey<Int> = table.withDatabase { .postgres("count") }
     try await save(1, with: key)
-    cluster.stop()
-    try cluster.start()
+    await cluster.stop()
+    try await cluster.start()
     try await save(2, with: key)
     #expect(try table.storedJSON("count") == "2")
   }

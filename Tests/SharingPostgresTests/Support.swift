@@ -34,8 +34,12 @@ struct TestTable {
   let cluster: PostgresCluster
   let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
 
-  init(cluster: PostgresCluster? = nil) throws {
-    self.cluster = try cluster ?? PostgresCluster.shared()
+  init(cluster: PostgresCluster? = nil) async throws {
+    if let cluster {
+      self.cluster = cluster
+    } else {
+      self.cluster = try await PostgresCluster.shared()
+    }
   }
 
   /// A database of the table: connections of its own, as another process would have.

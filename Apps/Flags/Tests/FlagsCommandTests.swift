@@ -6,15 +6,15 @@ import Testing
 /// The built `flags`, run as a user would run it, against a throwaway PostgreSQL cluster.
 @Suite(.serialized) struct FlagsCommandTests {
   /// The options naming the test cluster and a table of the test's own.
-  private func database() throws -> [String] {
+  private func database() async throws -> [String] {
     let table = "flags_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-    return ["--database", try PostgresCluster.shared().connectionString, "--table", table]
+    return ["--database", try await PostgresCluster.shared().connectionString, "--table", table]
   }
 
   @Test func setFlagsAreListed() async throws {
     try await withTemporaryDirectory { directory in
       let flags = try Program("flags")
-      let database = try database()
+      let database = try await database()
       let set = try await flags.run(database + ["set", "beta", "on"], in: directory)
       _ = try await flags.run(database + ["set", "dark-mode", "off"], in: directory)
       let list = try await flags.run(database + ["list"], in: directory)
@@ -27,7 +27,7 @@ import Testing
   @Test func twoWatchersSeeASetFromAThirdProcess() async throws {
     try await withTemporaryDirectory { directory in
       let flags = try Program("flags")
-      let database = try database()
+      let database = try await database()
       let watchers = try (0..<2).map { _ in try flags.start(database + ["watch"], in: directory) }
       for watcher in watchers {
         await watcher.waitForOutput("the watch to start") { $0.contains("Watching") }
@@ -47,7 +47,7 @@ import Testing
   @Test func setsFromManyProcessesAtOnceAllLand() async throws {
     try await withTemporaryDirectory { directory in
       let flags = try Program("flags")
-      let database = try database()
+      let database = try await database()
       let sets = try (0..<6).map {
         try flags.start(database + ["set", "flag-\($0)", "on"], in: directory)
       }

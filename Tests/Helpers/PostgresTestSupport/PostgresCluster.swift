@@ -6,9 +6,13 @@ import SharingDependencies
 /// or killed (a watcher process then stops it).
 ///
 /// ```swift
-/// let cluster = try PostgresCluster.shared()
+/// let cluster = try await PostgresCluster.shared()
 /// let database = PostgresDatabase.server(cluster.connectionString, table: "t_\(id)")
 /// ```
+///
+/// Starting and stopping a server blocks for as long as the server takes, tens of seconds on
+/// a loaded machine: tests do it through the asynchronous methods, which block a thread of
+/// their own, never one of the task pool that every test of the process shares.
 ///
 /// As root, the server runs as the `postgres` user if there is one, else as `nobody`:
 /// PostgreSQL refuses to run as root.
@@ -22,11 +26,20 @@ public final class PostgresCluster: Sendable {
   private let binaries: URL
 
   /// The cluster of the test process, started at first use and removed when it exits.
-  public static func shared() throws -> PostgresCluster {
-    try sharedCluster.get()
+  public static func shared() async throws -> PostgresCluster {
+    try await sharedCluster.value
   }
 
-  private static let sharedCluster = Result { try PostgresCluster() }
+  private static let sharedCluster = Task { try await onThread { try PostgresCluster() } }
+
+  /// Starts a cluster of its own, for a test that stops or restarts its server; see
+  /// ``init(listensOnLoopback:fsync:)``.
+  public static func start(
+    listensOnLoopback: Bool = false,
+    fsync: Bool = false
+  ) async throws -> PostgresCluster {
+    try await onThread { try PostgresCluster(listensOnLoopback: listensOnLoopback, fsync: fsync) }
+  }
 
   /// Starts a cluster of its own, for a test that stops or restarts its server.
   ///
@@ -59,7 +72,7 @@ public final class PostgresCluster: Sendable {
         "--locale=C",
       ]
     )
-    try start()
+    try startServer()
     Self.watchForExit(of: self)
   }
 
@@ -69,8 +82,17 @@ public final class PostgresCluster: Sendable {
     return "host=\(host) port=\(port) user=sharing dbname=postgres"
   }
 
-  /// Starts the server, and waits until it accepts connections.
-  public func start() throws {
+  /// Starts the server again, and waits until it accepts connections.
+  public func start() async throws {
+    try await Self.onThread { try self.startServer() }
+  }
+
+  /// Stops the server (a fast shutdown: sessions are ended), and waits until it has.
+  public func stop() async {
+    await Self.onThread { self.stopServer() }
+  }
+
+  private func startServer() throws {
     try runAsServerUser(
       "pg_ctl",
       [
@@ -83,8 +105,7 @@ public final class PostgresCluster: Sendable {
     )
   }
 
-  /// Stops the server (a fast shutdown: sessions are ended), and waits until it has.
-  public func stop() {
+  private func stopServer() {
     guard let pid = serverPID else { return }
     kill(pid, SIGINT)
     let deadline = Date.now.addingTimeInterval(60)
@@ -106,7 +127,7 @@ public final class PostgresCluster: Sendable {
 
   /// Stops the server and removes the directory.
   public func remove() {
-    stop()
+    stopServer()
     try? FileManager.default.removeItem(at: directory)
   }
 
@@ -148,6 +169,24 @@ public final class PostgresCluster: Sendable {
     atexit { PostgresCluster.clusters.withLock { $0 }.forEach { $0.remove() } }
     return Locked([])
   }()
+
+  /// Runs blocking work on a thread of its own.
+  private static func onThread<T: Sendable>(
+    _ work: @escaping @Sendable () throws -> T
+  ) async throws -> T {
+    try await withCheckedThrowingContinuation { done in
+      Thread.detachNewThread { done.resume(with: Result { try work() }) }
+    }
+  }
+
+  private static func onThread(_ work: @escaping @Sendable () -> Void) async {
+    await withCheckedContinuation { done in
+      Thread.detachNewThread {
+        work()
+        done.resume()
+      }
+    }
+  }
 
   private static let runUser: String = getpwnam("postgres") != nil ? "postgres" : "nobody"
 
