@@ -16,13 +16,26 @@ extension Shared where Value: Sendable {
   ///   - key: The key that loads, saves and observes the stored value.
   ///   - fileID: The file of the declaration, named in reports of inconsistent key use.
   ///   - line: The line of the declaration.
+  // NB: Inlinable: where the key's type is known, whether its store keeps the reference is
+  //     decided by the compiler, and a key already held costs a lookup in its store.
+  @inlinable
   public init(
     wrappedValue: @autoclosure () -> Value,
     _ key: some SharedKey<Value>,
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) {
-    self.init(persistedBy: key, initialValue: wrappedValue, fileID: fileID, line: line)
+    if let handle = key.handleOnKeptReference() {
+      self.init(reference: handle)
+    } else {
+      self.init(
+        persistedBy: key,
+        initialValue: wrappedValue,
+        fileID: fileID,
+        line: line,
+        findsKeptReference: false
+      )
+    }
   }
 
   /// Creates a shared optional value persisted by a key, `nil` by default.
@@ -90,17 +103,23 @@ extension Shared where Value: Sendable {
 
   /// A shared value persisted by `key`, declared at `fileID`:`line` with `initialValue` as
   /// its default.
+  ///
+  /// `findsKeptReference` is `false` when the caller already looked for the reference the
+  /// key's store keeps.
+  @usableFromInline
   init(
     persistedBy key: any SharedKey<Value>,
     initialValue: () -> Value,
     fileID: StaticString,
-    line: UInt
+    line: UInt,
+    findsKeptReference: Bool = true
   ) {
     self.init(
       reference: .persisted(
         by: key,
         saver: key,
         initialValue: initialValue,
+        findsKeptReference: findsKeptReference,
         site: CallSite(fileID: fileID, line: line)
       )
     )

@@ -18,6 +18,7 @@
 public struct Shared<Value> {
   @usableFromInline let reference: SharedReference<Value>
 
+  @usableFromInline
   init(reference: SharedReference<Value>) {
     self.reference = reference
   }

@@ -8,13 +8,26 @@ extension SharedReader where Value: Sendable {
   ///   - key: The key that loads and observes the stored value.
   ///   - fileID: The file of the declaration, named in reports of inconsistent key use.
   ///   - line: The line of the declaration.
+  // NB: Inlinable: where the key's type is known, whether its store keeps the reference is
+  //     decided by the compiler, and a key already held costs a lookup in its store.
+  @inlinable
   public init(
     wrappedValue: @autoclosure () -> Value,
     _ key: some SharedReaderKey<Value>,
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) {
-    self.init(persistedBy: key, initialValue: wrappedValue, fileID: fileID, line: line)
+    if let handle = key.handleOnKeptReference() {
+      self.init(reference: handle)
+    } else {
+      self.init(
+        persistedBy: key,
+        initialValue: wrappedValue,
+        fileID: fileID,
+        line: line,
+        findsKeptReference: false
+      )
+    }
   }
 
   /// Creates a reader of an optional value loaded by a key, `nil` by default.
@@ -78,17 +91,23 @@ extension SharedReader where Value: Sendable {
 
   /// A reader of the value `key` persists, declared at `fileID`:`line` with `initialValue`
   /// as its default.
+  ///
+  /// `findsKeptReference` is `false` when the caller already looked for the reference the
+  /// key's store keeps.
+  @usableFromInline
   init(
     persistedBy key: any SharedReaderKey<Value>,
     initialValue: () -> Value,
     fileID: StaticString,
-    line: UInt
+    line: UInt,
+    findsKeptReference: Bool = true
   ) {
     self.init(
       reference: .persisted(
         by: key,
         saver: nil,
         initialValue: initialValue,
+        findsKeptReference: findsKeptReference,
         site: CallSite(fileID: fileID, line: line)
       )
     )

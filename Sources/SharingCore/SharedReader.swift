@@ -15,6 +15,7 @@
 public struct SharedReader<Value> {
   @usableFromInline let reference: SharedReference<Value>
 
+  @usableFromInline
   init(reference: SharedReference<Value>) {
     self.reference = reference
   }

@@ -51,10 +51,12 @@ public struct InMemoryKey<Value: Sendable>: ReferenceStoringKey {
     continuation.resume()
   }
 
+  @usableFromInline
   package func keep(_ reference: StoredReference) {
     store.keep(reference, forKey: key)
   }
 
+  @usableFromInline
   package func keptReference() -> StoredReference? {
     store.reference(forKey: key)
   }

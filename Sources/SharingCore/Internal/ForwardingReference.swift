@@ -36,7 +36,9 @@ class ForwardingReference<Base, Value>: SharedReference<Value>, @unchecked Senda
 
 /// The reference a keyed ``Shared`` holds: it forwards to the key's shared root, and can
 /// be redirected without affecting other holders of the key.
+@usableFromInline
 final class HandleReference<Value>: ForwardingReference<Value, Value>, @unchecked Sendable {
+  @usableFromInline
   override init(base: SharedReference<Value>) {
     super.init(handleOf: base)
   }

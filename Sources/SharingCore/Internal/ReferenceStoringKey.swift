@@ -7,6 +7,7 @@
 /// holder: later holders and loads find it through the kept reference.
 // NB: No primary associated type: casting a key to 'any ReferenceStoringKey<Value>' checks
 //     the constraint by demangling type names in the runtime, on every cast.
+@usableFromInline
 package protocol ReferenceStoringKey: SharedKey {
   /// Keeps the reference published for the key's identity, replacing any kept before.
   func keep(_ reference: StoredReference)
@@ -16,25 +17,30 @@ package protocol ReferenceStoringKey: SharedKey {
 }
 
 extension SharedReaderKey where Value: Sendable {
-  /// The reference the key's store keeps for a value of this type, if the key's store keeps
-  /// references: finding it is a lookup in the store, which the key already holds, rather
-  /// than resolving the registry of the dependency scope and hashing the key's identity.
-  func keptReference() -> PersistentReference<Value>? {
+  /// A handle on the reference the key's store keeps for a value of this type, if the key's
+  /// store keeps references: finding it is a lookup in the store, which the key already
+  /// holds, rather than resolving the registry of the dependency scope and hashing the key's
+  /// identity.
+  // NB: Inlinable: where the key's type is known, the compiler decides whether it stores
+  //     references, rather than a cast to 'any ReferenceStoringKey' in the runtime.
+  @inlinable
+  func handleOnKeptReference() -> SharedReference<Value>? {
     guard let storing = self as? any ReferenceStoringKey,
       let kept = storing.keptReference(),
       kept.valueType == Value.self
     else { return nil }
     // NB: Not a cast, which looks up the metadata of the generic class: a kept reference is
     //     a 'PersistentReference' of its value type.
-    return unsafeDowncast(kept.root, to: PersistentReference<Value>.self)
+    return HandleReference(base: unsafeDowncast(kept.root, to: SharedReference<Value>.self))
   }
 }
 
 /// The shared reference of a value, as a ``ReferenceStoringKey``'s store keeps it.
+@usableFromInline
 package struct StoredReference: @unchecked Sendable {
   // NB: Unchecked: the root guards its value with its own lock.
-  let root: AnyObject
-  let valueType: Any.Type
+  @usableFromInline let root: AnyObject
+  @usableFromInline let valueType: Any.Type
 
   init<Value: Sendable>(root: PersistentReference<Value>) {
     self.root = root

@@ -8,6 +8,8 @@ extension SharedReference where Value: Sendable {
   /// - Parameters:
   ///   - saver: The key to save through, `nil` for a reader.
   ///   - loading: Whether a newly created root loads its value from the store.
+  ///   - findsKeptReference: Whether to look for the reference the key's store keeps;
+  ///     `false` when the caller already did.
   ///   - site: Where the declaration gives `initialValue` as its default; `nil` when the
   ///     initial value is not a default.
   static func persisted(
@@ -15,9 +17,10 @@ extension SharedReference where Value: Sendable {
     saver: (any SharedKey<Value>)?,
     initialValue: () -> Value,
     loading: Bool = true,
+    findsKeptReference: Bool = true,
     site: CallSite?
   ) -> SharedReference<Value> {
-    if let kept = key.keptReference() { return HandleReference(base: kept) }
+    if findsKeptReference, let handle = key.handleOnKeptReference() { return handle }
     let root = PersistentReferences.current.reference(
       for: key,
       saver: saver,
