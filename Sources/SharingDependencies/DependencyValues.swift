@@ -19,7 +19,9 @@
 public struct DependencyValues: Sendable {
   @TaskLocal package static var current = DependencyValues()
 
-  private var overrides: [ObjectIdentifier: any Sendable] = [:]
+  // NB: Each override is boxed with its type: an override of a key is always of the key's
+  //     value type, so reading one needs no cast through the runtime.
+  @usableFromInline var overrides: [ObjectIdentifier: Override] = [:]
   var contextOverride: DependencyContext?
   /// The cache scope that replaces the current test's, set by the `.dependencies` trait.
   package var cacheScope: CacheScope?
@@ -32,25 +34,31 @@ public struct DependencyValues: Sendable {
   /// Accesses the dependency of the given key.
   ///
   /// - Parameter key: A type conforming to ``TestDependencyKey``.
+  // NB: Inlinable, so that reading a dependency is specialised for its key where it is read,
+  //     rather than looking up the metadata of the key's optional value type on every read.
+  @inlinable
   public subscript<Key: TestDependencyKey>(key: Key.Type) -> Key.Value {
     get {
-      // NB: Unwrapped before the cast, which would turn a missing override of an optional
-      //     value into 'nil'.
-      if let override = overrides[ObjectIdentifier(key)], let value = override as? Key.Value {
-        return value
-      }
-      return DependencyCache.shared.value(
-        for: Key.self,
-        context: context,
-        scope: resolvedCacheScope
-      )
+      guard let override = overrides[ObjectIdentifier(key)] else { return resolvedValue(for: key) }
+      // NB: Not a cast: the override of a key is always a box of the key's value type.
+      return unsafeDowncast(override, to: TypedOverride<Key.Value>.self).value
     }
-    set {
-      overrides[ObjectIdentifier(key)] = newValue
-      assignments?.append(
-        Assignment(key: ObjectIdentifier(key), name: String(reflecting: key), value: newValue)
-      )
-    }
+    set { setOverride(newValue, for: key) }
+  }
+
+  /// The value `key` resolves to when it is not overridden, cached per context and scope.
+  @usableFromInline
+  func resolvedValue<Key: TestDependencyKey>(for key: Key.Type) -> Key.Value {
+    DependencyCache.shared.value(for: Key.self, context: context, scope: resolvedCacheScope)
+  }
+
+  /// Overrides `key` with `value`, recording the assignment while recording.
+  @usableFromInline
+  mutating func setOverride<Key: TestDependencyKey>(_ value: Key.Value, for key: Key.Type) {
+    overrides[ObjectIdentifier(key)] = TypedOverride(value)
+    assignments?.append(
+      Assignment(key: ObjectIdentifier(key), name: String(reflecting: key), value: value)
+    )
   }
 
   /// The scope resolved values are cached in: the trait's, then the running test's.
@@ -71,6 +79,24 @@ public struct DependencyValues: Sendable {
 }
 
 extension DependencyValues {
+  /// An overriding value of a key, boxed with its type.
+  @usableFromInline
+  class Override: @unchecked Sendable {
+    // NB: Unchecked: the only subclass holds a 'Sendable' value, immutably.
+    @usableFromInline init() {}
+  }
+
+  /// An overriding value of type `Value`.
+  @usableFromInline
+  final class TypedOverride<Value: Sendable>: Override, @unchecked Sendable {
+    // NB: Unchecked: a subclass of an unchecked class; 'value' is 'Sendable' and immutable.
+    @usableFromInline let value: Value
+
+    @usableFromInline init(_ value: Value) {
+      self.value = value
+    }
+  }
+
   /// A key assigned during ``prepareDependencies(_:fileID:filePath:line:column:)``.
   struct Assignment: Sendable {
     let key: ObjectIdentifier
