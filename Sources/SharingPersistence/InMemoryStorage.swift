@@ -21,8 +21,11 @@ public final class InMemoryStorage: Hashable, Sendable {
 
   /// The reference kept for a key, if one is.
   func reference(forKey key: String) -> StoredReference? {
-    guard case .reference(let reference) = entries.withLock({ $0[key] }) else { return nil }
-    return reference
+    // NB: Matched under the lock: copying the entry out copies its existential case too.
+    entries.withLock { entries in
+      guard case .reference(let reference) = entries[key] else { return nil }
+      return reference
+    }
   }
 
   /// The value of a key, from its kept reference or as stored, if it is of this type.

@@ -1,4 +1,5 @@
-import Synchronization
+// NB: Public: the lock is taken in code inlined into other modules.
+public import Synchronization
 
 /// A mutual-exclusion lock: `Synchronization.Mutex` plus a handoff that ThreadSanitizer can
 /// see.
@@ -7,34 +8,37 @@ import Synchronization
 /// priority-inheriting futex), so ThreadSanitizer sees no synchronisation and reports races
 /// on state the lock guards. An acquiring load after locking and a releasing store before
 /// unlocking give it the happens-before edge; on x86 and ARM both are plain moves.
+// NB: Inlinable, as 'Locked' is: a lock taken in another module is then specialised for the
+//     result its body returns, rather than going through an unspecialised generic call.
+@usableFromInline
 package struct Lock: ~Copyable, @unchecked Sendable {
   // NB: Unchecked: both members are thread-safe; the struct only combines them.
-  private let mutex = Mutex<Void>(())
-  private let handoff = Atomic<Int>(0)
+  @usableFromInline let mutex = Mutex<Void>(())
+  @usableFromInline let handoff = Atomic<Int>(0)
 
   package init() {}
 
-  @inline(__always)
+  @inlinable @inline(__always)
   package borrowing func lock() {
     mutex._unsafeLock()
     _ = handoff.load(ordering: .acquiring)
   }
 
   /// Locks if no other thread holds the lock; returns whether it locked.
-  @inline(__always)
+  @inlinable @inline(__always)
   package borrowing func tryLock() -> Bool {
     guard mutex._unsafeTryLock() else { return false }
     _ = handoff.load(ordering: .acquiring)
     return true
   }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   package borrowing func unlock() {
     handoff.store(0, ordering: .releasing)
     mutex._unsafeUnlock()
   }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   package borrowing func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
     lock()
     defer { unlock() }
@@ -44,15 +48,17 @@ package struct Lock: ~Copyable, @unchecked Sendable {
 
 /// A value guarded by a ``Lock``. The value need not be `Sendable`: it never leaves the lock
 /// except as a copy returned by the body.
+@usableFromInline
 package final class Locked<Value>: @unchecked Sendable {
   // NB: Unchecked: 'value' is only accessed with 'lock' held.
-  private let lock = Lock()
-  private var value: Value
+  @usableFromInline let lock = Lock()
+  @usableFromInline var value: Value
 
   package init(_ value: Value) {
     self.value = value
   }
 
+  @inlinable
   package func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
     try lock.withLock { () throws(E) -> R in try body(&value) }
   }
