@@ -205,39 +205,60 @@ struct CallSite: Equatable, Sendable, CustomStringConvertible {
 }
 
 /// The identity of a key, as a dictionary key.
-struct KeyID: Hashable, @unchecked Sendable {
-  // NB: Unchecked: wraps a key's 'id'; keys are 'Sendable', and so are the identities they
-  //     compute in practice ('Hashable' does not imply 'Sendable' in the protocol).
-  // NB: Not an 'AnyHashable': its equality casts through the runtime and looks up the
-  //     metadata of an optional identity, on every comparison a dictionary lookup makes.
-  private let base: any Hashable
-  private let hash: Int
+struct KeyID: Hashable, Sendable {
+  // NB: The identity lives in one object: a registry copies its keys into and out of its
+  //     dictionaries several times per new reference, and copying an 'any Hashable' copies
+  //     the identity through its value witnesses each time. Not an 'AnyHashable': its
+  //     equality casts through the runtime and looks up the metadata of an optional identity,
+  //     on every comparison a dictionary lookup makes.
+  private let identity: KeyIdentity
 
   init(_ key: some SharedReaderKey) {
-    let id = key.id
-    self.base = id
-    self.hash = id.hashValue
+    self.identity = TypedKeyIdentity(key.id)
   }
 
   static func == (lhs: Self, rhs: Self) -> Bool {
     // NB: Hashes first: identities that differ almost always differ in hash.
-    lhs.hash == rhs.hash && lhs.base.isEqual(to: rhs.base)
+    lhs.identity === rhs.identity
+      || (lhs.identity.hash == rhs.identity.hash && lhs.identity.isEqual(to: rhs.identity))
   }
 
   func hash(into hasher: inout Hasher) {
-    hasher.combine(hash)
+    hasher.combine(identity.hash)
   }
 }
 
-extension Hashable {
-  /// Whether `other` is a value of this type equal to this one.
-  fileprivate func isEqual(to other: some Hashable) -> Bool {
-    isEqual(toSameType: other)
+/// A key's identity and its hash.
+private class KeyIdentity: @unchecked Sendable {
+  // NB: Unchecked: immutable; the only subclass holds a key's identity, which keys compute
+  //     as 'Sendable' values in practice ('Hashable' does not imply 'Sendable').
+  let hash: Int
+
+  init(hash: Int) {
+    self.hash = hash
   }
 
-  private func isEqual<Other: Hashable>(toSameType other: Other) -> Bool {
-    guard Other.self == Self.self else { return false }
-    return self == unsafeBitCast(other, to: Self.self)
+  /// Whether `other` is an identity of the same type, equal to this one.
+  func isEqual(to other: KeyIdentity) -> Bool {
+    preconditionFailure("Subclass responsibility")
+  }
+}
+
+/// A key's identity of type `ID`.
+private final class TypedKeyIdentity<ID: Hashable>: KeyIdentity, @unchecked Sendable {
+  // NB: Unchecked: see 'KeyIdentity'.
+  let id: ID
+
+  init(_ id: ID) {
+    self.id = id
+    super.init(hash: id.hashValue)
+  }
+
+  override func isEqual(to other: KeyIdentity) -> Bool {
+    // NB: Not a cast, which looks up the metadata of the generic class: identities of the
+    //     same class are identities of the same type.
+    guard type(of: other) == type(of: self) else { return false }
+    return id == unsafeDowncast(other, to: TypedKeyIdentity<ID>.self).id
   }
 }
 
