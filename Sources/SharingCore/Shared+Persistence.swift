@@ -33,7 +33,7 @@ extension Shared where Value: Sendable {
         initialValue: wrappedValue,
         fileID: fileID,
         line: line,
-        findsKeptReference: false
+        store: ReferenceStore(of: key)
       )
     }
   }
@@ -104,22 +104,21 @@ extension Shared where Value: Sendable {
   /// A shared value persisted by `key`, declared at `fileID`:`line` with `initialValue` as
   /// its default.
   ///
-  /// `findsKeptReference` is `false` when the caller already looked for the reference the
-  /// key's store keeps.
+  /// `store` is the key's, if the caller already looked for the reference it keeps.
   @usableFromInline
   init(
     persistedBy key: any SharedKey<Value>,
     initialValue: () -> Value,
     fileID: StaticString,
     line: UInt,
-    findsKeptReference: Bool = true
+    store: ReferenceStore? = nil
   ) {
     self.init(
       reference: .persisted(
         by: key,
         saver: key,
         initialValue: initialValue,
-        findsKeptReference: findsKeptReference,
+        store: store,
         site: CallSite(fileID: fileID, line: line)
       )
     )

@@ -25,7 +25,7 @@ extension SharedReader where Value: Sendable {
         initialValue: wrappedValue,
         fileID: fileID,
         line: line,
-        findsKeptReference: false
+        store: ReferenceStore(of: key)
       )
     }
   }
@@ -92,22 +92,21 @@ extension SharedReader where Value: Sendable {
   /// A reader of the value `key` persists, declared at `fileID`:`line` with `initialValue`
   /// as its default.
   ///
-  /// `findsKeptReference` is `false` when the caller already looked for the reference the
-  /// key's store keeps.
+  /// `store` is the key's, if the caller already looked for the reference it keeps.
   @usableFromInline
   init(
     persistedBy key: any SharedReaderKey<Value>,
     initialValue: () -> Value,
     fileID: StaticString,
     line: UInt,
-    findsKeptReference: Bool = true
+    store: ReferenceStore? = nil
   ) {
     self.init(
       reference: .persisted(
         by: key,
         saver: nil,
         initialValue: initialValue,
-        findsKeptReference: findsKeptReference,
+        store: store,
         site: CallSite(fileID: fileID, line: line)
       )
     )

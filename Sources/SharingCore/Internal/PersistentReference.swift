@@ -51,10 +51,13 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
     let id: KeyID
   }
 
+  /// - Parameter storesReference: Whether the key's store keeps this reference, as a
+  ///   ``ReferenceStoringKey``'s does, holding every write without a save.
   init(
     key: any SharedReaderKey<Value>,
     saver: (any SharedKey<Value>)?,
     initialValue: Value,
+    storesReference: Bool,
     registration: Registration?
   ) {
     self.key = key
@@ -65,7 +68,6 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
     //     others' (appStorage does). Readers never write, so never save.
     // NB: 'saver', when given, is 'key' itself: the cast, which checks 'Value' by demangling
     //     type names in the runtime, is only made for readers.
-    let storesReference = key is any ReferenceStoringKey
     self.state = Locked(
       State(saver: saver ?? key as? any SharedKey<Value>, savesWrites: !storesReference)
     )

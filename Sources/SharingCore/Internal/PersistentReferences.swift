@@ -45,6 +45,7 @@ package final class PersistentReferences: Sendable {
   /// - Parameters:
   ///   - initialValue: The value a newly created reference starts from; not evaluated when
   ///     the key already has a reference, as the first holder's value wins.
+  ///   - store: The key's, if its store keeps references: a reference created is kept there.
   ///   - site: Where the shared value is declared, to report a key used with two value
   ///     types; `nil` when the initial value is not a default (`require:`, `load(_:)`).
   func reference<Value: Sendable>(
@@ -52,6 +53,7 @@ package final class PersistentReferences: Sendable {
     saver: (any SharedKey<Value>)?,
     initialValue: () -> Value,
     loading: Bool = true,
+    store: ReferenceStore,
     site: CallSite?
   ) -> PersistentReference<Value> {
     let id = KeyID(key)
@@ -67,7 +69,15 @@ package final class PersistentReferences: Sendable {
     let generation: Int
     switch lookup {
     case .found(let found):
-      return use(found, for: key, id: id, saver: saver, initialValue: initialValue, site: site)
+      return use(
+        found,
+        for: key,
+        id: id,
+        saver: saver,
+        initialValue: initialValue,
+        store: store,
+        site: site
+      )
     case .creating(let published):
       generation = published
     }
@@ -75,6 +85,7 @@ package final class PersistentReferences: Sendable {
       key: key,
       saver: saver,
       initialValue: initialValue(),
+      storesReference: store.key != nil,
       registration: PersistentReference.Registration(registry: self, id: id)
     )
     // NB: Started before it is published, outside the lock: loading runs the key's code,
@@ -100,10 +111,18 @@ package final class PersistentReferences: Sendable {
     }
     switch publication {
     case .published:
-      (key as? any ReferenceStoringKey)?.keep(StoredReference(root: created))
+      store.key?.keep(StoredReference(root: created))
       return created
     case .existing(let existing):
-      return use(existing, for: key, id: id, saver: saver, initialValue: initialValue, site: site)
+      return use(
+        existing,
+        for: key,
+        id: id,
+        saver: saver,
+        initialValue: initialValue,
+        store: store,
+        site: site
+      )
     case .outdated:
       // NB: Another reference came and went while this one loaded: load again.
       return reference(
@@ -111,6 +130,7 @@ package final class PersistentReferences: Sendable {
         saver: saver,
         initialValue: initialValue,
         loading: loading,
+        store: store,
         site: site
       )
     }
@@ -135,6 +155,7 @@ package final class PersistentReferences: Sendable {
     id: KeyID,
     saver: (any SharedKey<Value>)?,
     initialValue: () -> Value,
+    store: ReferenceStore,
     site: CallSite?
   ) -> PersistentReference<Value> {
     guard existing.valueType == Value.self else {
@@ -154,6 +175,7 @@ package final class PersistentReferences: Sendable {
         key: key,
         saver: saver,
         initialValue: initialValue(),
+        storesReference: store.key != nil,
         registration: nil
       )
       reference.start(loading: true)

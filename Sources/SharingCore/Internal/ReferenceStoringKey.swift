@@ -16,22 +16,53 @@ package protocol ReferenceStoringKey: SharedKey {
   func keptReference() -> StoredReference?
 }
 
-extension SharedReaderKey where Value: Sendable {
-  /// A handle on the reference the key's store keeps for a value of this type, if the key's
-  /// store keeps references: finding it is a lookup in the store, which the key already
-  /// holds, rather than resolving the registry of the dependency scope and hashing the key's
-  /// identity.
+/// The key of a shared value being created, if its store keeps references: found once per
+/// creation, and handed down to where the reference is looked for, created and kept.
+@usableFromInline
+struct ReferenceStore {
+  /// The key, if its store keeps references.
+  @usableFromInline let key: (any ReferenceStoringKey)?
+
   // NB: Inlinable: where the key's type is known, the compiler decides whether it stores
-  //     references, rather than a cast to 'any ReferenceStoringKey' in the runtime.
+  //     references, rather than a cast to 'any ReferenceStoringKey' in the runtime (with
+  //     the metadata of that existential, about 1,500 instructions).
   @inlinable
-  func handleOnKeptReference() -> SharedReference<Value>? {
-    guard let storing = self as? any ReferenceStoringKey,
-      let kept = storing.keptReference(),
-      kept.valueType == Value.self
-    else { return nil }
+  init(of key: some SharedReaderKey) {
+    self.key = key as? any ReferenceStoringKey
+  }
+
+  /// A handle on the reference the key's store keeps for a value of this type, if it keeps
+  /// one.
+  @inlinable
+  func handle<Value>(of type: Value.Type) -> SharedReference<Value>? {
+    guard let key else { return nil }
+    return Self.handle(keptBy: key, of: type)
+  }
+
+  /// A handle on the reference the store of `key` keeps for a value of this type, if it keeps
+  /// one: finding it is a lookup in the store, which the key already holds, rather than
+  /// resolving the registry of the dependency scope and hashing the key's identity.
+  @inlinable
+  static func handle<Value>(
+    keptBy key: some ReferenceStoringKey,
+    of type: Value.Type
+  ) -> SharedReference<Value>? {
+    guard let kept = key.keptReference(), kept.valueType == Value.self else { return nil }
     // NB: Not a cast, which looks up the metadata of the generic class: a kept reference is
     //     a 'PersistentReference' of its value type.
     return HandleReference(base: unsafeDowncast(kept.root, to: SharedReference<Value>.self))
+  }
+}
+
+extension SharedReaderKey where Value: Sendable {
+  /// A handle on the reference the key's store keeps for a value of this type, if the key's
+  /// store keeps references.
+  // NB: Inlinable, as 'ReferenceStore.init(of:)' is; the key is not kept in a
+  //     'ReferenceStore' here, which would copy it into an existential on every creation.
+  @inlinable
+  func handleOnKeptReference() -> SharedReference<Value>? {
+    guard let storing = self as? any ReferenceStoringKey else { return nil }
+    return ReferenceStore.handle(keptBy: storing, of: Value.self)
   }
 }
 

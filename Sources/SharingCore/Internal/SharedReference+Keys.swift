@@ -8,8 +8,8 @@ extension SharedReference where Value: Sendable {
   /// - Parameters:
   ///   - saver: The key to save through, `nil` for a reader.
   ///   - loading: Whether a newly created root loads its value from the store.
-  ///   - findsKeptReference: Whether to look for the reference the key's store keeps;
-  ///     `false` when the caller already did.
+  ///   - store: The key's, if the caller already looked for the reference it keeps; `nil`
+  ///     to look for it.
   ///   - site: Where the declaration gives `initialValue` as its default; `nil` when the
   ///     initial value is not a default.
   static func persisted(
@@ -17,15 +17,17 @@ extension SharedReference where Value: Sendable {
     saver: (any SharedKey<Value>)?,
     initialValue: () -> Value,
     loading: Bool = true,
-    findsKeptReference: Bool = true,
+    store: ReferenceStore? = nil,
     site: CallSite?
   ) -> SharedReference<Value> {
-    if findsKeptReference, let handle = key.handleOnKeptReference() { return handle }
+    let found = store ?? ReferenceStore(of: key)
+    if store == nil, let handle = found.handle(of: Value.self) { return handle }
     let root = PersistentReferences.current.reference(
       for: key,
       saver: saver,
       initialValue: initialValue,
       loading: loading,
+      store: found,
       site: site
     )
     return root.makeHandle()
