@@ -85,7 +85,7 @@ package final class PersistentReferences: Sendable {
       key: key,
       saver: saver,
       initialValue: initialValue(),
-      storesReference: store.key != nil,
+      storesReference: store.keepsReferences,
       registration: PersistentReference.Registration(registry: self, id: id)
     )
     // NB: Started before it is published, outside the lock: loading runs the key's code,
@@ -175,7 +175,7 @@ package final class PersistentReferences: Sendable {
         key: key,
         saver: saver,
         initialValue: initialValue(),
-        storesReference: store.key != nil,
+        storesReference: store.keepsReferences,
         registration: nil
       )
       reference.start(loading: true)

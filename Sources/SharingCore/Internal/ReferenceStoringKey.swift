@@ -22,6 +22,9 @@ package protocol ReferenceStoringKey: SharedKey {
 struct ReferenceStore {
   /// The key, if its store keeps references.
   @usableFromInline let key: (any ReferenceStoringKey)?
+  /// Whether the key's store keeps references.
+  // NB: Stored: testing 'key' for 'nil' copies the existential out.
+  @usableFromInline let keepsReferences: Bool
 
   // NB: Inlinable: where the key's type is known, the compiler decides whether it stores
   //     references, rather than a cast to 'any ReferenceStoringKey' in the runtime (with
@@ -29,6 +32,7 @@ struct ReferenceStore {
   @inlinable
   init(of key: some SharedReaderKey) {
     self.key = key as? any ReferenceStoringKey
+    self.keepsReferences = self.key != nil
   }
 
   /// A handle on the reference the key's store keeps for a value of this type, if it keeps
