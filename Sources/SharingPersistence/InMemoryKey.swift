@@ -28,7 +28,7 @@ public struct InMemoryKey<Value: Sendable>: ReferenceStoringKey {
   public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
     // NB: A value of another type may be stored under the same name, which the shared
     //     reference registry reports; this use keeps its default.
-    guard let value = store.value(forKey: key, of: Value.self) else {
+    guard let value = storedValue(of: Value.self) else {
       return continuation.resumeReturningInitialValue()
     }
     continuation.resume(returning: value)
@@ -59,6 +59,11 @@ public struct InMemoryKey<Value: Sendable>: ReferenceStoringKey {
   @usableFromInline
   package func keptReference() -> StoredReference? {
     store.reference(forKey: key)
+  }
+
+  @usableFromInline
+  package func storedValue<Stored: Sendable>(of type: Stored.Type) -> Stored? {
+    store.value(forKey: key, of: type)
   }
 }
 

@@ -90,7 +90,7 @@ package final class PersistentReferences: Sendable {
     )
     // NB: Started before it is published, outside the lock: loading runs the key's code,
     //     which may create other shared values.
-    created.start(loading: loading)
+    created.start(loading: loading, store: store)
     let publication = state.withLock { state -> Publication in
       var current = state.generations[id] ?? Generation()
       current.creations -= 1
@@ -178,7 +178,7 @@ package final class PersistentReferences: Sendable {
         storesReference: store.keepsReferences,
         registration: nil
       )
-      reference.start(loading: true)
+      reference.start(loading: true, store: store)
       return reference
     }
     // NB: Not a cast, which looks up the metadata of the generic class: an entry's reference

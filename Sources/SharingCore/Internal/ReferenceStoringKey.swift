@@ -14,6 +14,14 @@ package protocol ReferenceStoringKey: SharedKey {
 
   /// The reference kept for the key's identity, if any.
   func keptReference() -> StoredReference?
+
+  /// The value the store holds for the key's identity, if it is of this type: what loading
+  /// the key finds.
+  ///
+  /// Only shared values change such a store, through the references it keeps, and loading
+  /// it finds its value at once: a reference of the key is started from this value, with no
+  /// load and no subscription.
+  func storedValue<Stored: Sendable>(of type: Stored.Type) -> Stored?
 }
 
 /// The key of a shared value being created, if its store keeps references: found once per
