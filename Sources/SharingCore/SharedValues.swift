@@ -13,9 +13,10 @@ import SharingDependencies
 /// Values are delivered in order, however slowly the sequence is consumed: every change made
 /// from one thread, and for changes made from several threads at once, at least the value
 /// after the last of them. The thread that changes the value yields it: its own change, and at
-/// most one other made while it did, after waiting, at most, for one yield under way on
-/// another thread. The sequence follows the shared value it was created from to the key it
-/// moves to with ``Shared/load(_:)``. It ends when the consuming task is cancelled.
+/// most one other made while it did; a change made while yields are under way on other
+/// threads is yielded by a dispatched job, so no change waits for a yield. The sequence
+/// follows the shared value it was created from to the key it moves to with
+/// ``Shared/load(_:)``. It ends when the consuming task is cancelled.
 public struct SharedValues<Value: Sendable>: AsyncSequence, Sendable {
   /// The type of element produced: the shared value.
   public typealias Element = Value
@@ -66,8 +67,9 @@ extension SharedReader where Value: Sendable {
 private final class ValueObservation<Value: Sendable>: Sendable {
   private let holder: SharedReference<Value>
   private let yield: @Sendable (Value) -> Void
-  /// Who yields the value, and when.
-  private let turns = Locked(TurnClaim<DispatchSemaphore>())
+  /// Who yields the value, and when. A change that would wait for the yield in progress is
+  /// yielded by a turn dispatched when that yield ends: no writer waits.
+  private let turns = Locked(TurnClaim<Void>())
   /// The reference observed and the registration there; `nil` once cancelled.
   private let observed = Locked<Observed?>(Observed())
 
@@ -86,24 +88,32 @@ private final class ValueObservation<Value: Sendable>: Sendable {
   }
 
   /// Yields the latest value, first moving the observation if the holder was redirected:
-  /// now, after the yield in progress, or in a turn another thread takes after this change.
-  // NB: Called after every change, by the thread that made it, holding none of this value's
-  //     locks: a write notifies after unlocking, loads and playbacks from the store are such
-  //     writes, and a redirection notifies once made. A thread told to wait waits for one
-  //     yield, which takes, briefly, only this value's lock and those of the observers and
-  //     the stream. Only a thread inside a 'withLock' on another value can be stuck: if the
-  //     yield waits for that value, through a reader's transform or a thread locking the two
-  //     values in the opposite order (both in Gotchas).
+  /// now, or in a turn taken after the yield in progress, by this thread or by a dispatched
+  /// job.
+  // NB: Called after every change, by the thread that made it, which may hold other values'
+  //     locks (a change made inside another value's 'withLock'): it never waits for another
+  //     thread's yield, which may need one of them through a reader's transform.
   func valueDidChange() {
     let thread = currentThreadID()
-    TurnClaim.takeTurns(
-      claiming: { turns.withLock { $0.changed(by: thread) } },
+    switch turns.withLock({ $0.changed(by: thread) {} }) {
+    case .none, .waitThenRun:
+      return
+    case .run:
+      takeTurns()
+    }
+  }
+
+  /// Yields the latest value, as many times as the claim says, then hands the next turn, if
+  /// a change is waiting for one, to a dispatched job.
+  private func takeTurns() {
+    TurnClaim.runTurns(
       {
         follow()
         // NB: Outside the lock: reading may run a reader's transform, which is user code.
         yield(holder.resolvedRead())
       },
-      finishing: { turns.withLock { $0.turnFinished() } }
+      finishing: { turns.withLock { $0.turnFinished() } },
+      handingOverTo: { DispatchQueue.global().async { self.takeTurns() } }
     )
   }
 

@@ -57,7 +57,7 @@ private struct RecordingKey: SharedKey {
     let write = OneWriteAmongWriters()
     store.setOnSave { _ in write.turnTaken() }
     try await withWatchdog(seconds: 60) { await write.run(on: count) }
-    #expect(write.observedTurns <= 2)
+    #expect((1...2).contains(write.observedTurns))
     #expect(store.value == count.wrappedValue)
   }
 }

@@ -35,13 +35,32 @@ extension TurnClaim where Waiter == DispatchSemaphore {
     case .run:
       break
     }
+    runTurns(job, finishing: finish, handingOverTo: { $0.signal() })
+  }
+}
+
+extension TurnClaim {
+  /// Takes a turn, then, as the claim decides after each, another one, or none while handing
+  /// the next to the waiter through `handOver`.
+  ///
+  /// - Parameters:
+  ///   - job: One turn: reads the latest value and hands it on. Called with no lock held.
+  ///   - finish: Records that a turn ended, with the claim's lock held, and returns what to
+  ///     do.
+  ///   - handOver: Lets the waiter take the next turn.
+  @inline(__always)
+  static func runTurns(
+    _ job: () -> Void,
+    finishing finish: () -> FinishAction,
+    handingOverTo handOver: (Waiter) -> Void
+  ) {
     while true {
       job()
       switch finish() {
       case .runAgain:
         continue
       case .handOver(let next):
-        next.signal()
+        handOver(next)
         return
       case .done:
         return
