@@ -62,7 +62,7 @@ public struct DependencyValues: Sendable {
   }
 
   /// The scope resolved values are cached in: the trait's, then the running test's.
-  var resolvedCacheScope: CacheScope? {
+  package var resolvedCacheScope: CacheScope? {
     if let cacheScope { return cacheScope }
     guard DependencyContext.detected == .test else { return nil }
     return TestFrameworkBridge.current?.currentTestID.map { CacheScope.test(TestID($0)) }
