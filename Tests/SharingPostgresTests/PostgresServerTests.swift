@@ -139,7 +139,6 @@ import Testing
 
   @Test func serverRestartedMidRunConvergesAndLosesNothingCommitted() async throws {
     let cluster = try await PostgresCluster.start()
-    defer { cluster.remove() }
     let table = try await TestTable(cluster: cluster)
     try await table.withDatabase {
       @Shared(.postgres("count")) var count = 0
@@ -162,13 +161,13 @@ import Testing
       try table.cluster.psql("UPDATE \(table.name) SET value = '3' WHERE key = 'count'")
       await eventually("playback after the restart") { count == 3 }
     }
+    await cluster.remove()
   }
 
   /// Connections left idle while the server restarted were closed by it: none is used
   /// again, so the first write after the restart succeeds.
   @Test func firstWriteAfterTheServerRestartedSucceeds() async throws {
     let cluster = try await PostgresCluster.start()
-    defer { cluster.remove() }
     let table = try await TestTable(cluster: cluster)
     let key: PostgresKey<Int> = table.withDatabase { .postgres("count") }
     try await save(1, with: key)
@@ -176,6 +175,7 @@ import Testing
     try await cluster.start()
     try await save(2, with: key)
     #expect(try table.storedJSON("count") == "2")
+    await cluster.remove()
   }
 }
 

@@ -58,8 +58,8 @@ default:
   ) { $1 }
   let changes = Int(options["--changes"] ?? "") ?? 300
   let increments = Int(options["--increments"] ?? "") ?? 500
-  let cluster = try PostgresCluster(listensOnLoopback: true, fsync: true)
-  defer { cluster.remove() }
+  // NB: Removed at the end, or when the program exits after an error.
+  let cluster = try await PostgresCluster.start(listensOnLoopback: true, fsync: true)
   let version = try cluster.psql("SHOW server_version")
   print("SharingPostgres benchmarks: PostgreSQL \(version), TCP on 127.0.0.1, fsync on")
   print("")
@@ -83,4 +83,5 @@ default:
   )
   print("")
   print(Benchmark.method)
+  await cluster.remove()
 }

@@ -30,15 +30,9 @@ public final class PostgresCluster: Sendable {
     try await sharedCluster.value
   }
 
-  private static let sharedCluster = Task { try await onThread { try PostgresCluster() } }
-
-  /// Starts a cluster of its own, for a test that stops or restarts its server; see
-  /// ``init(listensOnLoopback:fsync:)``.
-  public static func start(
-    listensOnLoopback: Bool = false,
-    fsync: Bool = false
-  ) async throws -> PostgresCluster {
-    try await onThread { try PostgresCluster(listensOnLoopback: listensOnLoopback, fsync: fsync) }
+  // NB: Detached: it must not keep the task locals of the test that happens to start it.
+  private static let sharedCluster = Task.detached {
+    try await onThread { try PostgresCluster(listensOnLoopback: false, fsync: false) }
   }
 
   /// Starts a cluster of its own, for a test that stops or restarts its server.
@@ -48,7 +42,14 @@ public final class PostgresCluster: Sendable {
   ///     rather than through the Unix socket.
   ///   - fsync: Whether commits wait for the disk, as by default in PostgreSQL; off, tests run
   ///     faster.
-  public init(listensOnLoopback: Bool = false, fsync: Bool = false) throws {
+  public static func start(
+    listensOnLoopback: Bool = false,
+    fsync: Bool = false
+  ) async throws -> PostgresCluster {
+    try await onThread { try PostgresCluster(listensOnLoopback: listensOnLoopback, fsync: fsync) }
+  }
+
+  private init(listensOnLoopback: Bool, fsync: Bool) throws {
     self.listensOnLoopback = listensOnLoopback
     self.fsync = fsync
     port = listensOnLoopback ? try Self.freeLoopbackPort() : 5432
@@ -125,8 +126,13 @@ public final class PostgresCluster: Sendable {
     ).trimmingCharacters(in: .whitespacesAndNewlines)
   }
 
-  /// Stops the server and removes the directory.
-  public func remove() {
+  /// Stops the server and removes the directory; a cluster a test started and did not
+  /// remove, because it failed first, is removed when the test process exits.
+  public func remove() async {
+    await Self.onThread { self.removeNow() }
+  }
+
+  private func removeNow() {
     stopServer()
     try? FileManager.default.removeItem(at: directory)
   }
@@ -166,7 +172,7 @@ public final class PostgresCluster: Sendable {
   }
 
   private static let clusters: Locked<[PostgresCluster]> = {
-    atexit { PostgresCluster.clusters.withLock { $0 }.forEach { $0.remove() } }
+    atexit { PostgresCluster.clusters.withLock { $0 }.forEach { $0.removeNow() } }
     return Locked([])
   }()
 
