@@ -82,6 +82,20 @@ import Testing
     #expect(other != InMemoryStorage())
   }
 
+  /// A value is never loading, nor in error: the store is read in place, as a load would.
+  @Test func startsLoadedAndWithoutErrors() async throws {
+    do {
+      @Shared(.inMemory("count")) var count = 1
+      $count.withLock { $0 = 2 }
+      #expect(!$count.isLoading && $count.loadError == nil && $count.saveError == nil)
+    }
+    @Shared(.inMemory("count")) var count = 0
+    #expect(count == 2)
+    #expect(!$count.isLoading && $count.loadError == nil && $count.saveError == nil)
+    try await $count.load()
+    #expect(count == 2 && !$count.isLoading && $count.loadError == nil)
+  }
+
   @Test func differentTypesOnOneKeyAreReported() {
     @Shared(.inMemory("mixed")) var number = 1
     withKnownIssue {
