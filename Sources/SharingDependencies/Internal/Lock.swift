@@ -1,4 +1,5 @@
-// NB: Public: the lock is taken in code inlined into other modules.
+// NB: Public: the lock is taken in code inlined into other modules; the compiler refuses a
+//     package import for the types of a `@usableFromInline` property.
 public import Synchronization
 
 /// A mutual-exclusion lock: `Synchronization.Mutex` plus a handoff that ThreadSanitizer can
