@@ -74,7 +74,7 @@ let package = Package(
     // Throwaway PostgreSQL clusters for the tests that need a real server.
     .target(
       name: "PostgresTestSupport",
-      dependencies: ["SharingDependencies"],
+      dependencies: ["SharingDependencies", "TestSupport"],
       path: "Tests/Helpers/PostgresTestSupport"
     ),
     // A program the PostgreSQL tests run as other processes.

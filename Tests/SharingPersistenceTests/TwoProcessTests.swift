@@ -64,11 +64,10 @@ import Testing
       let url = directory.file("turn.json")
       @Shared(.fileStorage(url, throttle: .zero)) var turn = 0
       let child = try Probe.start(["file-pingpong", url.path, "25"])
-      let failure = Locked<String?>(nil)
-      await runConcurrently(tasks: 0, threads: 1) { [$turn, process = child.process] _ in
-        failure.withLock { $0 = takeOddTurns(on: $turn, until: 49, with: process) }
+      let failure = await onThreadOfItsOwn { [$turn, process = child.process] in
+        takeOddTurns(on: $turn, until: 49, with: process)
       }
-      if let failure = failure.withLock({ $0 }) { Issue.record(Comment(rawValue: failure)) }
+      if let failure { Issue.record(Comment(rawValue: failure)) }
       let run = await Probe.finish(child)
       #expect(run.status == 0, "\(run.standardError)")
       await expectEventually("the other process's last answer") { turn == 50 }

@@ -1,5 +1,6 @@
 public import Foundation
 import SharingDependencies
+import TestSupport
 
 /// A throwaway PostgreSQL cluster for tests: `initdb` and `pg_ctl` in a temporary directory,
 /// reached only through a Unix socket there, removed when the test process ends — normally,
@@ -32,7 +33,7 @@ public final class PostgresCluster: Sendable {
 
   // NB: Detached: it must not keep the task locals of the test that happens to start it.
   private static let sharedCluster = Task.detached {
-    try await onThread { try PostgresCluster(listensOnLoopback: false, fsync: false) }
+    try await onThreadOfItsOwn { try PostgresCluster(listensOnLoopback: false, fsync: false) }
   }
 
   /// Starts a cluster of its own, for a test that stops or restarts its server.
@@ -46,7 +47,9 @@ public final class PostgresCluster: Sendable {
     listensOnLoopback: Bool = false,
     fsync: Bool = false
   ) async throws -> PostgresCluster {
-    try await onThread { try PostgresCluster(listensOnLoopback: listensOnLoopback, fsync: fsync) }
+    try await onThreadOfItsOwn {
+      try PostgresCluster(listensOnLoopback: listensOnLoopback, fsync: fsync)
+    }
   }
 
   private init(listensOnLoopback: Bool, fsync: Bool) throws {
@@ -85,12 +88,12 @@ public final class PostgresCluster: Sendable {
 
   /// Starts the server again, and waits until it accepts connections.
   public func start() async throws {
-    try await Self.onThread { try self.startServer() }
+    try await onThreadOfItsOwn { try self.startServer() }
   }
 
   /// Stops the server (a fast shutdown: sessions are ended), and waits until it has.
   public func stop() async {
-    await Self.onThread { self.stopServer() }
+    await onThreadOfItsOwn { self.stopServer() }
   }
 
   private func startServer() throws {
@@ -129,7 +132,7 @@ public final class PostgresCluster: Sendable {
   /// Stops the server and removes the directory; a cluster a test started and did not
   /// remove, because it failed first, is removed when the test process exits.
   public func remove() async {
-    await Self.onThread { self.removeNow() }
+    await onThreadOfItsOwn { self.removeNow() }
   }
 
   private func removeNow() {
@@ -175,24 +178,6 @@ public final class PostgresCluster: Sendable {
     atexit { PostgresCluster.clusters.withLock { $0 }.forEach { $0.removeNow() } }
     return Locked([])
   }()
-
-  /// Runs blocking work on a thread of its own.
-  private static func onThread<T: Sendable>(
-    _ work: @escaping @Sendable () throws -> T
-  ) async throws -> T {
-    try await withCheckedThrowingContinuation { done in
-      Thread.detachNewThread { done.resume(with: Result { try work() }) }
-    }
-  }
-
-  private static func onThread(_ work: @escaping @Sendable () -> Void) async {
-    await withCheckedContinuation { done in
-      Thread.detachNewThread {
-        work()
-        done.resume()
-      }
-    }
-  }
 
   private static let runUser: String = getpwnam("postgres") != nil ? "postgres" : "nobody"
 
