@@ -6,12 +6,13 @@
 ///
 /// A thread that changes the value while nobody takes a turn takes one. A change made during
 /// that turn is handed over to the thread taking it, which takes one more when done. A change
-/// made during that handed-over turn is not handed over again: its thread waits for the turn
-/// in progress and then takes its own, and changes made while it waits are left to it.
+/// made during that handed-over turn is not handed over again: it waits for the turn in
+/// progress, and then its own is taken, covering the changes made while it waited.
 ///
-/// It decides; ``takeTurns(claiming:_:finishing:)`` runs the turns, and wakes a waiting
-/// thread, outside the lock that guards it. `Waiter` is what a waiting thread is woken
-/// through.
+/// It decides; its executors run the turns outside the lock that guards it: for saves,
+/// ``takeTurns(claiming:_:finishing:)``, where the changing thread waits and takes its own
+/// turn (`Waiter` is a semaphore); for yields, ``runTurns(_:finishing:handingOverTo:)`` with a
+/// dispatched job taking the waiting turn, so that no changing thread waits.
 struct TurnClaim<Waiter> {
   private var phase = Phase.idle
   /// The thread taking turns, to tell its own changes made from inside a turn.
