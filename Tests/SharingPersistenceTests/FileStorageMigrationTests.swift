@@ -279,17 +279,22 @@ import Testing
   let url = URL(fileURLWithPath: "/virtual/todos.json")
   @Dependency(\.defaultFileStorage) var storage
 
-  /// A migrated value that cannot be written back is a save error; it stays in memory.
-  @Test func aFailedWriteBackSetsSaveError() {
-    struct Refused: Error {}
-    storage.simulateExternalWrite(bytes("old"), to: url)
-    let key = FileStorageKey<String>.fileStorage(
+  /// A key at version 2 that migrates version 1 by appending " migrated", and cannot encode.
+  private func keyRefusingToEncode(_ error: some Error) -> FileStorageKey<String> {
+    .fileStorage(
       url,
       version: 2,
       migrations: [.from(1) { String(decoding: $0, as: UTF8.self) + " migrated" }],
       decode: { String(decoding: $0, as: UTF8.self) },
-      encode: { _ in throw Refused() }
+      encode: { _ in throw error }
     )
+  }
+
+  /// A migrated value that cannot be written back is a save error; it stays in memory.
+  @Test func aFailedWriteBackSetsSaveError() {
+    struct Refused: Error {}
+    storage.simulateExternalWrite(bytes("old"), to: url)
+    let key = keyRefusingToEncode(Refused())
     @Shared(key) var text = ""
     #expect(text == "old migrated")
     #expect($text.loadError == nil)
@@ -299,13 +304,7 @@ import Testing
 
   @Test func aFailedWriteBackOfAPlayedBackVersionSetsSaveError() {
     struct Refused: Error {}
-    let key = FileStorageKey<String>.fileStorage(
-      url,
-      version: 2,
-      migrations: [.from(1) { String(decoding: $0, as: UTF8.self) + " migrated" }],
-      decode: { String(decoding: $0, as: UTF8.self) },
-      encode: { _ in throw Refused() }
-    )
+    let key = keyRefusingToEncode(Refused())
     @Shared(key) var text = ""
     storage.simulateExternalWrite(bytes("old"), to: url)
     #expect(text == "old migrated")

@@ -66,14 +66,7 @@ import Testing
 
     @Test func aFileWhoseWatchIsRefusedIsPolledForChanges() async throws {
       try await withTemporaryDirectory { directory in
-        let watcher = FileWatcher(
-          inotify: InotifyCalls(
-            initialize: InotifyCalls.system.initialize,
-            addWatch: { _, _, _ in -ENOSPC }
-          ),
-          pollingInterval: .milliseconds(10),
-          warn: { _ in }
-        )
+        let watcher = pollingWatcher(every: .milliseconds(10))
         let url = directory.file("count.json")
         try bytes("1").write(to: url)
         let changes = Locked(0)
@@ -93,14 +86,7 @@ import Testing
     /// same stamp, and is seen all the same.
     @Test func aPolledChangeThatLeavesTheSameStampIsSeen() async throws {
       try await withTemporaryDirectory { directory in
-        let watcher = FileWatcher(
-          inotify: InotifyCalls(
-            initialize: InotifyCalls.system.initialize,
-            addWatch: { _, _, _ in -ENOSPC }
-          ),
-          pollingInterval: .milliseconds(200),
-          warn: { _ in }
-        )
+        let watcher = pollingWatcher(every: .milliseconds(200))
         let url = directory.file("count.json")
         try bytes("1").write(to: url)
         // NB: Modified just ahead of the poll's first stamp, as within one tick of the clock.
@@ -195,6 +181,18 @@ import Testing
   }
 
   /// Sets the file's modification time, by the file system's clock.
+  /// A watcher whose every watch the kernel refuses, so that it polls every `interval`.
+  private func pollingWatcher(every interval: Duration) -> FileWatcher {
+    FileWatcher(
+      inotify: InotifyCalls(
+        initialize: InotifyCalls.system.initialize,
+        addWatch: { _, _, _ in -ENOSPC }
+      ),
+      pollingInterval: interval,
+      warn: { _ in }
+    )
+  }
+
   private func setModificationTime(of url: URL, to time: Duration) throws {
     let (seconds, attoseconds) = time.components
     let stamp = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
