@@ -67,7 +67,9 @@ import Testing
       return value
     }
     let done = Locked(0)
-    try await withWatchdog(seconds: 30) {
+    // NB: Generous: in a full run under ThreadSanitizer, the consumer's task and the job
+    //     yielding the last value can wait tens of seconds for a thread.
+    try await withWatchdog(seconds: 120) {
       let received = Locked<[Int]>([])
       let consumer = Task {
         for await value in reader.values {
