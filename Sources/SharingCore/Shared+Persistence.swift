@@ -104,7 +104,7 @@ extension Shared where Value: Sendable {
   /// A shared value persisted by `key`, declared at `fileID`:`line` with `initialValue` as
   /// its default.
   ///
-  /// `store` is the key's, if the caller already looked for the reference it keeps.
+  /// `store` is the key, if its store keeps references, when the caller already found out.
   @usableFromInline
   init(
     persistedBy key: any SharedKey<Value>,

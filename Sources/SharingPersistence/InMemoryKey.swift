@@ -52,7 +52,7 @@ public struct InMemoryKey<Value: Sendable>: ReferenceStoringKey {
   }
 
   @usableFromInline
-  package func keep(_ reference: StoredReference) {
+  package func keep(_ reference: StoredReference) -> StoredReference {
     store.keep(reference, forKey: key)
   }
 

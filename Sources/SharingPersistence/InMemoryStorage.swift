@@ -37,8 +37,13 @@ public final class InMemoryStorage: Hashable, Sendable {
     }
   }
 
-  func keep(_ reference: StoredReference, forKey key: String) {
-    entries.withLock { $0[key] = .reference(reference) }
+  /// Keeps a reference for a key, unless one is kept already; returns the one kept.
+  func keep(_ reference: StoredReference, forKey key: String) -> StoredReference {
+    entries.withLock { entries in
+      if case .reference(let kept) = entries[key] { return kept }
+      entries[key] = .reference(reference)
+      return reference
+    }
   }
 
   func setValue(_ value: any Sendable, forKey key: String) {

@@ -96,15 +96,37 @@ import Testing
     #expect(count == 2 && !$count.isLoading && $count.loadError == nil)
   }
 
-  @Test func differentTypesOnOneKeyAreReported() {
+  @Test func differentTypesOnOneKeyAreReportedOnceWithBothPlaces() {
     @Shared(.inMemory("mixed")) var number = 1
+    let reports = Locked(0)
     withKnownIssue {
-      @Shared(.inMemory("mixed")) var text = "one"
-      #expect(text == "one")
-    } matching: {
-      $0.description.contains(#".inMemory("mixed")"#)
+      for _ in 1...3 {
+        @Shared(.inMemory("mixed")) var text = "one"
+        #expect(text == "one")
+      }
+    } matching: { issue in
+      reports.withLock { $0 += 1 }
+      let description = issue.description
+      return description.contains(#".inMemory("mixed")"#)
+        && description.contains("'Int' at SharingPersistenceTests/InMemoryKeyTests.swift:")
+        && description.contains("'String' at SharingPersistenceTests/InMemoryKeyTests.swift:")
     }
+    #expect(reports.withLock { $0 } == 1)
     #expect(number == 1)
+  }
+
+  @Test func aNewKeyCreatedOnManyThreadsAtOnceHasOneValue() async {
+    for round in 0..<200 {
+      let name = "race-\(round)"
+      let created = await withTaskGroup(of: Shared<Int>.self) { group in
+        for index in 0..<8 {
+          group.addTask { Shared(wrappedValue: index, .inMemory(name)) }
+        }
+        return await group.reduce(into: []) { $0.append($1) }
+      }
+      created[0].withLock { $0 = -1 }
+      #expect(created.allSatisfy { $0.wrappedValue == -1 }, "round \(round)")
+    }
   }
 
   @Test func smallWriteDoesNotCopyTheValue() {

@@ -89,20 +89,19 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
     }
   }
 
-  /// Loads the value (unless it is already known) and subscribes to the store.
+  /// Starts from the value of the store that keeps this reference, as loading would find it.
   ///
-  /// - Parameter store: The key's, if its store keeps references: the value is then read from
-  ///   it, as a load would find it, and there is nothing to subscribe to.
-  func start(loading: Bool, store: ReferenceStore) {
-    if let storing = store.key {
-      // NB: No load and no subscription, with their continuation, closures and status
-      //     updates: the store is read where it is, and nothing but shared values changes it.
-      //     Nobody sees the reference before it is started, so no one could see it loading.
-      if loading, let value = storing.storedValue(of: Value.self) {
-        write(from: .store) { $0 = value }
-      }
-      return
+  /// There is no load and no subscription, with their continuation, closures and status
+  /// updates: the store is read where it is, and nothing but shared values changes it.
+  /// Nobody sees the reference before it is started, so no one could see it loading.
+  func start(from store: some ReferenceStoringKey) {
+    if let value = store.storedValue(of: Value.self) {
+      write(from: .store) { $0 = value }
     }
+  }
+
+  /// Loads the value (unless it is already known) and subscribes to the store.
+  func start(loading: Bool) {
     if loading {
       state.withLock { $0.isLoading = true }
       let key = self.key

@@ -3,7 +3,8 @@ import SharingDependencies
 /// The persisted references alive in a dependency scope, one per key identity.
 ///
 /// Live code shares one registry; each test gets its own through the dependency system,
-/// so tests never see each other's shared values.
+/// so tests never see each other's shared values. The references of a
+/// ``ReferenceStoringKey`` are not here: its store keeps them.
 package final class PersistentReferences: Sendable {
   private struct State {
     var entries: [KeyID: Entry] = [:]
@@ -45,7 +46,6 @@ package final class PersistentReferences: Sendable {
   /// - Parameters:
   ///   - initialValue: The value a newly created reference starts from; not evaluated when
   ///     the key already has a reference, as the first holder's value wins.
-  ///   - store: The key's, if its store keeps references: a reference created is kept there.
   ///   - site: Where the shared value is declared, to report a key used with two value
   ///     types; `nil` when the initial value is not a default (`require:`, `load(_:)`).
   func reference<Value: Sendable>(
@@ -53,7 +53,6 @@ package final class PersistentReferences: Sendable {
     saver: (any SharedKey<Value>)?,
     initialValue: () -> Value,
     loading: Bool = true,
-    store: ReferenceStore,
     site: CallSite?
   ) -> PersistentReference<Value> {
     let id = KeyID(key)
@@ -72,10 +71,8 @@ package final class PersistentReferences: Sendable {
       return use(
         found,
         for: key,
-        id: id,
         saver: saver,
         initialValue: initialValue,
-        store: store,
         site: site
       )
     case .creating(let published):
@@ -85,12 +82,12 @@ package final class PersistentReferences: Sendable {
       key: key,
       saver: saver,
       initialValue: initialValue(),
-      storesReference: store.keepsReferences,
+      storesReference: false,
       registration: PersistentReference.Registration(registry: self, id: id)
     )
     // NB: Started before it is published, outside the lock: loading runs the key's code,
     //     which may create other shared values.
-    created.start(loading: loading, store: store)
+    created.start(loading: loading)
     let publication = state.withLock { state -> Publication in
       var current = state.generations[id] ?? Generation()
       current.creations -= 1
@@ -111,16 +108,13 @@ package final class PersistentReferences: Sendable {
     }
     switch publication {
     case .published:
-      store.key?.keep(StoredReference(root: created))
       return created
     case .existing(let existing):
       return use(
         existing,
         for: key,
-        id: id,
         saver: saver,
         initialValue: initialValue,
-        store: store,
         site: site
       )
     case .outdated:
@@ -130,7 +124,6 @@ package final class PersistentReferences: Sendable {
         saver: saver,
         initialValue: initialValue,
         loading: loading,
-        store: store,
         site: site
       )
     }
@@ -152,33 +145,24 @@ package final class PersistentReferences: Sendable {
   private func use<Value: Sendable>(
     _ existing: LiveEntry,
     for key: any SharedReaderKey<Value>,
-    id: KeyID,
     saver: (any SharedKey<Value>)?,
     initialValue: () -> Value,
-    store: ReferenceStore,
     site: CallSite?
   ) -> PersistentReference<Value> {
     guard existing.valueType == Value.self else {
-      reportOnce(
-        id,
-        """
-        The key \(String(reflecting: key)) is used with two value types:
-
-          '\(existing.valueType)'\(existing.site.map { " at \($0)" } ?? "")
-          '\(Value.self)'\(site.map { " at \($0)" } ?? "")
-
-        Uses of one key share one value, so they must agree on its type. The later use gets a \
-        value of its own, which the others do not see.
-        """
+      reportTwoValueTypes(
+        for: key,
+        existing: (existing.valueType, existing.site),
+        used: (Value.self, site)
       )
       let reference = PersistentReference(
         key: key,
         saver: saver,
         initialValue: initialValue(),
-        storesReference: store.keepsReferences,
+        storesReference: false,
         registration: nil
       )
-      reference.start(loading: true, store: store)
+      reference.start(loading: true)
       return reference
     }
     // NB: Not a cast, which looks up the metadata of the generic class: an entry's reference
@@ -204,12 +188,27 @@ package final class PersistentReferences: Sendable {
     return LiveEntry(reference: reference, valueType: entry.valueType, site: entry.site)
   }
 
-  /// Reports a misused key, once per key.
-  private func reportOnce(_ id: KeyID, _ message: @autoclosure () -> String) {
-    let isFirst = state.withLock { $0.reported.insert(id).inserted }
-    if isFirst { reportIssue(message()) }
-  }
+  /// Reports, once per key, that a key is used with another value type than the one of
+  /// its reference: the later use gets a value of its own.
+  func reportTwoValueTypes(
+    for key: any SharedReaderKey,
+    existing: (type: Any.Type, site: CallSite?),
+    used: (type: Any.Type, site: CallSite?)
+  ) {
+    let isFirst = state.withLock { $0.reported.insert(KeyID(key)).inserted }
+    guard isFirst else { return }
+    reportIssue(
+      """
+      The key \(String(reflecting: key)) is used with two value types:
 
+        '\(existing.type)'\(existing.site.map { " at \($0)" } ?? "")
+        '\(used.type)'\(used.site.map { " at \($0)" } ?? "")
+
+      Uses of one key share one value, so they must agree on its type. The later use gets a \
+      value of its own, which the others do not see.
+      """
+    )
+  }
 }
 
 /// Where a shared value is declared.

@@ -5,12 +5,19 @@
 /// whatever the value weighs, since no copy of it is handed to a store that would keep its
 /// storage shared. And the first holder's value, its default included, outlives every
 /// holder: later holders and loads find it through the kept reference.
+///
+/// The store is the registry of such references: they are never in the dependency scope's
+/// ``PersistentReferences``, whose weak references would make every retain and release of
+/// them take the runtime's slow path.
 // NB: No primary associated type: casting a key to 'any ReferenceStoringKey<Value>' checks
 //     the constraint by demangling type names in the runtime, on every cast.
 @usableFromInline
 package protocol ReferenceStoringKey: SharedKey {
-  /// Keeps the reference published for the key's identity, replacing any kept before.
-  func keep(_ reference: StoredReference)
+  /// Keeps `reference` for the key's identity, unless the store keeps one already.
+  ///
+  /// - Returns: The reference the store keeps: `reference`, or the one another shared value
+  ///   kept first.
+  func keep(_ reference: StoredReference) -> StoredReference
 
   /// The reference kept for the key's identity, if any.
   func keptReference() -> StoredReference?
@@ -24,15 +31,74 @@ package protocol ReferenceStoringKey: SharedKey {
   func storedValue<Stored: Sendable>(of type: Stored.Type) -> Stored?
 }
 
+extension ReferenceStoringKey {
+  /// The reference this key's store keeps for the value `key` persists, created and kept if
+  /// the store keeps none.
+  ///
+  /// - Parameters:
+  ///   - key: This key, as a key of its value.
+  ///   - saver: This key, as a key that saves its value; `nil` for a reader.
+  ///   - loading: Whether a reference created starts from the store's value.
+  ///   - site: Where the declaration gives `initialValue` as its default, if it does.
+  func reference<Value: Sendable>(
+    persisting key: any SharedReaderKey<Value>,
+    saver: (any SharedKey<Value>)?,
+    initialValue: () -> Value,
+    loading: Bool,
+    site: CallSite?
+  ) -> PersistentReference<Value> {
+    if let kept = keptReference() {
+      return reference(kept, for: key, saver: saver, initialValue: initialValue, site: site)
+    }
+    let created = PersistentReference(
+      key: key,
+      saver: saver,
+      initialValue: initialValue(),
+      storesReference: true,
+      registration: nil
+    )
+    if loading { created.start(from: self) }
+    // NB: Two shared values may create a reference for the key at once: the first kept wins.
+    let kept = keep(StoredReference(root: created, site: site))
+    guard kept.root !== created else { return created }
+    return reference(kept, for: key, saver: saver, initialValue: initialValue, site: site)
+  }
+
+  /// The kept reference, or one of this use's own, starting from its default, if the kept
+  /// one holds another type of value.
+  private func reference<Value: Sendable>(
+    _ kept: StoredReference,
+    for key: any SharedReaderKey<Value>,
+    saver: (any SharedKey<Value>)?,
+    initialValue: () -> Value,
+    site: CallSite?
+  ) -> PersistentReference<Value> {
+    // NB: Not a cast, which looks up the metadata of the generic class: a kept reference is
+    //     a 'PersistentReference' of its value type.
+    guard kept.valueType != Value.self else {
+      return unsafeDowncast(kept.root, to: PersistentReference<Value>.self)
+    }
+    PersistentReferences.current.reportTwoValueTypes(
+      for: key,
+      existing: (kept.valueType, kept.site),
+      used: (Value.self, site)
+    )
+    return PersistentReference(
+      key: key,
+      saver: saver,
+      initialValue: initialValue(),
+      storesReference: true,
+      registration: nil
+    )
+  }
+}
+
 /// The key of a shared value being created, if its store keeps references: found once per
-/// creation, and handed down to where the reference is looked for, created and kept.
+/// creation, and handed down to where the reference is looked for or created.
 @usableFromInline
 struct ReferenceStore {
   /// The key, if its store keeps references.
   @usableFromInline let key: (any ReferenceStoringKey)?
-  /// Whether the key's store keeps references.
-  // NB: Stored: testing 'key' for 'nil' copies the existential out.
-  @usableFromInline let keepsReferences: Bool
 
   // NB: Inlinable: where the key's type is known, the compiler decides whether it stores
   //     references, rather than a cast to 'any ReferenceStoringKey' in the runtime (with
@@ -40,15 +106,6 @@ struct ReferenceStore {
   @inlinable
   init(of key: some SharedReaderKey) {
     self.key = key as? any ReferenceStoringKey
-    self.keepsReferences = self.key != nil
-  }
-
-  /// A handle on the reference the key's store keeps for a value of this type, if it keeps
-  /// one.
-  @inlinable
-  func handle<Value>(of type: Value.Type) -> SharedReference<Value>? {
-    guard let key else { return nil }
-    return Self.handle(keptBy: key, of: type)
   }
 
   /// A handle on the reference the store of `key` keeps for a value of this type, if it keeps
@@ -84,10 +141,13 @@ package struct StoredReference: @unchecked Sendable {
   // NB: Unchecked: the root guards its value with its own lock.
   @usableFromInline let root: AnyObject
   @usableFromInline let valueType: Any.Type
+  /// Where the reference was first created with a default, if it was.
+  let site: CallSite?
 
-  init<Value: Sendable>(root: PersistentReference<Value>) {
+  init<Value: Sendable>(root: PersistentReference<Value>, site: CallSite?) {
     self.root = root
     self.valueType = Value.self
+    self.site = site
   }
 
   /// The current value, if the reference holds a value of this type.

@@ -8,8 +8,8 @@ extension SharedReference where Value: Sendable {
   /// - Parameters:
   ///   - saver: The key to save through, `nil` for a reader.
   ///   - loading: Whether a newly created root loads its value from the store.
-  ///   - store: The key's, if the caller already looked for the reference it keeps; `nil`
-  ///     to look for it.
+  ///   - store: The key, if its store keeps references, when the caller already found out;
+  ///     `nil` to find out.
   ///   - site: Where the declaration gives `initialValue` as its default; `nil` when the
   ///     initial value is not a default.
   static func persisted(
@@ -20,16 +20,24 @@ extension SharedReference where Value: Sendable {
     store: ReferenceStore? = nil,
     site: CallSite?
   ) -> SharedReference<Value> {
-    let found = store ?? ReferenceStore(of: key)
-    if store == nil, let handle = found.handle(of: Value.self) { return handle }
-    let root = PersistentReferences.current.reference(
-      for: key,
-      saver: saver,
-      initialValue: initialValue,
-      loading: loading,
-      store: found,
-      site: site
-    )
+    let root =
+      if let storing = (store ?? ReferenceStore(of: key)).key {
+        storing.reference(
+          persisting: key,
+          saver: saver,
+          initialValue: initialValue,
+          loading: loading,
+          site: site
+        )
+      } else {
+        PersistentReferences.current.reference(
+          for: key,
+          saver: saver,
+          initialValue: initialValue,
+          loading: loading,
+          site: site
+        )
+      }
     return root.makeHandle()
   }
 
