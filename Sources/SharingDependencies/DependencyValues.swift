@@ -19,17 +19,51 @@
 public struct DependencyValues: Sendable {
   @TaskLocal package static var current = DependencyValues()
 
-  // NB: Each override is boxed with its type: an override of a key is always of the key's
-  //     value type, so reading one needs no cast through the runtime.
-  @usableFromInline var overrides: [ObjectIdentifier: Override] = [:]
-  var contextOverride: DependencyContext?
+  // NB: The values live in one object, copied on write: every dependency read copies the
+  //     current values out of their task local, and copying them is then one retain.
+  @usableFromInline var storage = Storage()
+
+  /// Each key's overriding value.
+  @usableFromInline var overrides: [ObjectIdentifier: Override] {
+    get { storage.overrides }
+    _modify {
+      makeStorageUnique()
+      yield &storage.overrides
+    }
+  }
+
+  var contextOverride: DependencyContext? {
+    get { storage.contextOverride }
+    set {
+      makeStorageUnique()
+      storage.contextOverride = newValue
+    }
+  }
+
   /// The cache scope that replaces the current test's, set by the `.dependencies` trait.
-  package var cacheScope: CacheScope?
+  package var cacheScope: CacheScope? {
+    get { storage.cacheScope }
+    set {
+      makeStorageUnique()
+      storage.cacheScope = newValue
+    }
+  }
+
   /// Keys assigned while recording, used by ``prepareDependencies(_:fileID:filePath:line:column:)``.
-  var assignments: [Assignment]?
+  var assignments: [Assignment]? {
+    get { storage.assignments }
+    _modify {
+      makeStorageUnique()
+      yield &storage.assignments
+    }
+  }
 
   /// Creates a collection with no overrides: every key resolves to its default value.
   public init() {}
+
+  private mutating func makeStorageUnique() {
+    if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage) }
+  }
 
   /// Accesses the dependency of the given key.
   ///
@@ -39,7 +73,9 @@ public struct DependencyValues: Sendable {
   @inlinable
   public subscript<Key: TestDependencyKey>(key: Key.Type) -> Key.Value {
     get {
-      guard let override = overrides[ObjectIdentifier(key)] else { return resolvedValue(for: key) }
+      guard let override = storage.overrides[ObjectIdentifier(key)] else {
+        return resolvedValue(for: key)
+      }
       // NB: Not a cast: the override of a key is always a box of the key's value type.
       return unsafeDowncast(override, to: TypedOverride<Key.Value>.self).value
     }
@@ -79,6 +115,29 @@ public struct DependencyValues: Sendable {
 }
 
 extension DependencyValues {
+  /// The fields of a ``DependencyValues``, shared by its copies until one is changed.
+  @usableFromInline
+  final class Storage: @unchecked Sendable {
+    // NB: Unchecked: a storage is only changed while one value holds it, and is immutable
+    //     once shared. Unchecked exclusivity for the same reason: the runtime's check cost
+    //     about 80 instructions per dependency read.
+    // NB: Each override is boxed with its type: an override of a key is always of the key's
+    //     value type, so reading one needs no cast through the runtime.
+    @usableFromInline @exclusivity(unchecked) var overrides: [ObjectIdentifier: Override] = [:]
+    @exclusivity(unchecked) var contextOverride: DependencyContext?
+    @exclusivity(unchecked) var cacheScope: CacheScope?
+    @exclusivity(unchecked) var assignments: [Assignment]?
+
+    init() {}
+
+    init(copying other: Storage) {
+      overrides = other.overrides
+      contextOverride = other.contextOverride
+      cacheScope = other.cacheScope
+      assignments = other.assignments
+    }
+  }
+
   /// An overriding value of a key, boxed with its type.
   @usableFromInline
   class Override: @unchecked Sendable {
