@@ -8,11 +8,11 @@ public import Synchronization
 /// Subclasses override the members marked "Subclass responsibility".
 @usableFromInline
 class SharedReference<Value>: @unchecked Sendable, CustomStringConvertible {
-  // NB: Unchecked: 'redirection' is guarded by 'redirectionLock' and flagged by an atomic;
-  //     all other state lives in subclasses, each guarded by a lock or immutable.
-  private let redirectionLock = Lock()
-  private var redirection: SharedReference<Value>?
-  @usableFromInline let isRedirected = Atomic<Bool>(false)
+  // NB: Unchecked: 'redirection' is atomic and guards its own target; all other state lives
+  //     in subclasses, each guarded by a lock or immutable.
+  /// Where this reference was redirected, once it was: allocated at the first redirection,
+  /// so that a reference that never is (nearly all) holds one word for it.
+  @usableFromInline let redirection = Atomic<Unmanaged<Redirection<Value>>?>(nil)
   /// Whether this is a ``HandleReference``, which reads and writes its base unchanged.
   // NB: Inlined reads and writes of a handle go to its base directly, one dynamic call fewer
   //     than through the handle. A 'Bool' fills padding: no reference grows.
@@ -26,11 +26,15 @@ class SharedReference<Value>: @unchecked Sendable, CustomStringConvertible {
     self.isHandle = isHandle
   }
 
+  deinit {
+    redirection.load(ordering: .acquiring)?.release()
+  }
+
   /// The reference to use now: this one, or the one it was redirected to by
   /// ``Shared/load(_:)`` or by assigning a projected value.
   @inline(__always)
   final var resolved: SharedReference<Value> {
-    guard isRedirected.load(ordering: .acquiring) else { return self }
+    guard redirection.load(ordering: .acquiring) != nil else { return self }
     return redirectionTarget()
   }
 
@@ -40,7 +44,7 @@ class SharedReference<Value>: @unchecked Sendable, CustomStringConvertible {
   final func resolvedRead() -> Value {
     // NB: Not 'resolved.read()': returning 'self' from 'resolved' costs a retain and a
     //     release on every read; calling 'read()' on 'self' costs neither.
-    guard isRedirected.load(ordering: .acquiring) else { return readThroughHandle() }
+    guard redirection.load(ordering: .acquiring) != nil else { return readThroughHandle() }
     return redirectionTarget().readThroughHandle()
   }
 
@@ -64,7 +68,7 @@ class SharedReference<Value>: @unchecked Sendable, CustomStringConvertible {
     _ body: (inout Value) throws(E) -> R
   ) throws(E) -> R {
     // NB: Not 'resolved.withLock(body)', for the reason given in 'resolvedRead()'.
-    guard isRedirected.load(ordering: .acquiring) else { return try withLock(body) }
+    guard redirection.load(ordering: .acquiring) != nil else { return try withLock(body) }
     return try redirectionTarget().withLock(body)
   }
 
@@ -91,7 +95,8 @@ class SharedReference<Value>: @unchecked Sendable, CustomStringConvertible {
   // NB: Out of line: the recursion would keep 'resolved' from being inlined.
   @usableFromInline @inline(never)
   final func redirectionTarget() -> SharedReference<Value> {
-    redirectionLock.withLock { redirection }?.resolved ?? self
+    guard let redirection = redirection.load(ordering: .acquiring) else { return self }
+    return redirection._withUnsafeGuaranteedRef { $0.target }.resolved
   }
 
   /// Makes every holder of this reference use `target` from now on, and tells those who
@@ -99,8 +104,20 @@ class SharedReference<Value>: @unchecked Sendable, CustomStringConvertible {
   final func redirect(to target: SharedReference<Value>) {
     guard target !== self else { return }
     resolved.notifyingObservers {
-      redirectionLock.withLock { redirection = target }
-      isRedirected.store(true, ordering: .releasing)
+      if let existing = redirection.load(ordering: .acquiring) {
+        return existing._withUnsafeGuaranteedRef { $0.target = target }
+      }
+      let created = Unmanaged.passRetained(Redirection(target: target))
+      let (exchanged, original) = redirection.compareExchange(
+        expected: nil,
+        desired: created,
+        successOrdering: .acquiringAndReleasing,
+        failureOrdering: .acquiring
+      )
+      guard !exchanged, let original else { return }
+      // NB: Another thread redirected this reference first: this redirection comes after.
+      created.release()
+      original._withUnsafeGuaranteedRef { $0.target = target }
     }
   }
 
@@ -165,6 +182,23 @@ class SharedReference<Value>: @unchecked Sendable, CustomStringConvertible {
 
   /// The reference whose persistence this reference uses.
   var persistenceSource: (any PersistenceSource)? { nil }
+}
+
+/// The reference a redirected ``SharedReference`` uses instead of itself.
+@usableFromInline
+final class Redirection<Value>: @unchecked Sendable {
+  // NB: Unchecked: 'target' is only accessed with 'lock' held.
+  private let lock = Lock()
+  private var _target: SharedReference<Value>
+
+  init(target: SharedReference<Value>) {
+    self._target = target
+  }
+
+  var target: SharedReference<Value> {
+    get { lock.withLock { _target } }
+    set { lock.withLock { _target = newValue } }
+  }
 }
 
 /// Identifies a change observer registered with ``SharedReference/addObserver(_:)``.
