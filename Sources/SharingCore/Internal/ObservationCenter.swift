@@ -5,23 +5,22 @@ import Synchronization
 /// Connects a root reference to Swift Observation and to change observers.
 ///
 /// A root creates its center the first time it is read: an observer can only register
-/// through a read, so writes to a value nobody has read skip observation entirely.
+/// through a read, so writes to a value nobody has read skip observation entirely. The
+/// center holds Observation's registrar and, once ``addObserver(_:)`` is first called, the
+/// observers: few values have any.
 final class ObservationCenter: Observable, @unchecked Sendable {
-  // NB: Unchecked: 'observers' is only accessed with 'observersLock' held; the rest is
-  //     immutable or atomic. A lock and a field rather than a 'Locked' box: one allocation
-  //     fewer for every value that is read.
+  // NB: Unchecked: 'registrar' is thread-safe, 'observers' atomic.
   private let registrar = ObservationRegistrar()
-  // NB: Stored, not spelled as a literal at each call: passing a stored key path avoids a
-  //     retain and release of the key path on every read.
+  // NB: Key paths are kept rather than spelled as literals at each call: a literal costs a
+  //     retain and a release of the key path. The value's is stored in each center, as
+  //     reading a static one costs about 10 instructions more per read of the value; the
+  //     status's, read far less often, is kept once for all.
   private let valueKeyPath: any KeyPath<ObservationCenter, Void> & Sendable = \.value
-  private let statusKeyPath: any KeyPath<ObservationCenter, Void> & Sendable = \.status
-  private let observersLock = Lock()
-  private var observers = Observers()
-  private let observerCount = Atomic<Int>(0)
+  private static let statusKeyPath: any KeyPath<ObservationCenter, Void> & Sendable = \.status
+  private let observers = Atomic<Unmanaged<ChangeObservers>?>(nil)
 
-  private struct Observers {
-    var nextID = 0
-    var callbacks: [Int: @Sendable () -> Void] = [:]
+  deinit {
+    observers.load(ordering: .acquiring)?.release()
   }
 
   /// Stand-ins for the observed properties: observation only needs their key paths.
@@ -32,31 +31,61 @@ final class ObservationCenter: Observable, @unchecked Sendable {
   func willSetValue() { registrar.willSet(self, keyPath: valueKeyPath) }
   func didSetValue() {
     registrar.didSet(self, keyPath: valueKeyPath)
-    notifyObservers()
+    observers.load(ordering: .acquiring)?._withUnsafeGuaranteedRef { $0.notify() }
   }
 
-  func accessStatus() { registrar.access(self, keyPath: statusKeyPath) }
-  func willSetStatus() { registrar.willSet(self, keyPath: statusKeyPath) }
-  func didSetStatus() { registrar.didSet(self, keyPath: statusKeyPath) }
+  func accessStatus() { registrar.access(self, keyPath: Self.statusKeyPath) }
+  func willSetStatus() { registrar.willSet(self, keyPath: Self.statusKeyPath) }
+  func didSetStatus() { registrar.didSet(self, keyPath: Self.statusKeyPath) }
 
   func addObserver(_ onChange: @escaping @Sendable () -> Void) -> ObserverToken {
-    let id = observersLock.withLock {
-      defer { observers.nextID += 1 }
-      observers.callbacks[observers.nextID] = onChange
-      return observers.nextID
+    changeObservers()._withUnsafeGuaranteedRef { $0.add(onChange) }
+  }
+
+  private func changeObservers() -> Unmanaged<ChangeObservers> {
+    if let existing = observers.load(ordering: .acquiring) { return existing }
+    let created = Unmanaged.passRetained(ChangeObservers())
+    let (exchanged, original) = observers.compareExchange(
+      expected: nil,
+      desired: created,
+      successOrdering: .acquiringAndReleasing,
+      failureOrdering: .acquiring
+    )
+    guard !exchanged, let original else { return created }
+    created.release()
+    return original
+  }
+}
+
+/// The closures called after every change of a value, registered with
+/// ``SharedReference/addObserver(_:)``.
+private final class ChangeObservers: @unchecked Sendable {
+  // NB: Unchecked: 'callbacks' and 'nextID' are only accessed with 'lock' held; 'count' is
+  //     atomic.
+  private let lock = Lock()
+  private var nextID = 0
+  private var callbacks: [Int: @Sendable () -> Void] = [:]
+  /// How many callbacks there are: a change with none takes no lock.
+  private let count = Atomic<Int>(0)
+
+  func add(_ onChange: @escaping @Sendable () -> Void) -> ObserverToken {
+    let id = lock.withLock {
+      defer { nextID += 1 }
+      callbacks[nextID] = onChange
+      return nextID
     }
-    observerCount.add(1, ordering: .relaxed)
+    count.add(1, ordering: .relaxed)
     return ObserverToken { [weak self] in
       guard let self else { return }
-      if observersLock.withLock({ observers.callbacks.removeValue(forKey: id) }) != nil {
-        observerCount.subtract(1, ordering: .relaxed)
+      if lock.withLock({ callbacks.removeValue(forKey: id) }) != nil {
+        count.subtract(1, ordering: .relaxed)
       }
     }
   }
 
-  private func notifyObservers() {
-    guard observerCount.load(ordering: .relaxed) > 0 else { return }
-    let callbacks = observersLock.withLock { Array(observers.callbacks.values) }
-    for callback in callbacks { callback() }
+  func notify() {
+    guard count.load(ordering: .relaxed) > 0 else { return }
+    let current = lock.withLock { Array(callbacks.values) }
+    for callback in current { callback() }
   }
 }
