@@ -12,7 +12,9 @@ class SharedReference<Value>: @unchecked Sendable, CustomStringConvertible {
   //     in subclasses, each guarded by a lock or immutable.
   /// Where this reference was redirected, once it was: allocated at the first redirection,
   /// so that a reference that never is (nearly all) holds one word for it.
-  @usableFromInline let redirection = Atomic<Unmanaged<Redirection<Value>>?>(nil)
+  // NB: Not generic over 'Value': destroying an atomic of a generic type looks up its
+  //     metadata, about 2,000 instructions at every deallocation of a reference.
+  @usableFromInline let redirection = Atomic<Unmanaged<Redirection>?>(nil)
   /// Whether this is a ``HandleReference``, which reads and writes its base unchanged.
   // NB: Inlined reads and writes of a handle go to its base directly, one dynamic call fewer
   //     than through the handle. A 'Bool' fills padding: no reference grows.
@@ -96,7 +98,10 @@ class SharedReference<Value>: @unchecked Sendable, CustomStringConvertible {
   @usableFromInline @inline(never)
   final func redirectionTarget() -> SharedReference<Value> {
     guard let redirection = redirection.load(ordering: .acquiring) else { return self }
-    return redirection._withUnsafeGuaranteedRef { $0.target }.resolved
+    // NB: Not a cast, which looks up the metadata of the generic class: a reference is
+    //     only ever redirected to a reference of its own value type.
+    let target = redirection._withUnsafeGuaranteedRef { $0.target }
+    return unsafeDowncast(target, to: SharedReference<Value>.self).resolved
   }
 
   /// Makes every holder of this reference use `target` from now on, and tells those who
@@ -184,18 +189,19 @@ class SharedReference<Value>: @unchecked Sendable, CustomStringConvertible {
   var persistenceSource: (any PersistenceSource)? { nil }
 }
 
-/// The reference a redirected ``SharedReference`` uses instead of itself.
+/// The reference a redirected ``SharedReference`` uses instead of itself: a reference of
+/// the same value type.
 @usableFromInline
-final class Redirection<Value>: @unchecked Sendable {
+final class Redirection: @unchecked Sendable {
   // NB: Unchecked: 'target' is only accessed with 'lock' held.
   private let lock = Lock()
-  private var _target: SharedReference<Value>
+  private var _target: AnyObject
 
-  init(target: SharedReference<Value>) {
+  init(target: AnyObject) {
     self._target = target
   }
 
-  var target: SharedReference<Value> {
+  var target: AnyObject {
     get { lock.withLock { _target } }
     set { lock.withLock { _target = newValue } }
   }
