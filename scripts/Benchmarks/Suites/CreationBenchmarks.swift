@@ -47,16 +47,36 @@ func creationSuite() -> Suite {
         },
         target: .none
       ),
+      Benchmark(
+        name: "dropping a Shared(value: 0)",
+        workload: drops { Shared(value: $0) },
+        baselineName: "dropping a LockedBox(0)",
+        baseline: drops { LockedBox($0) },
+        target: .none
+      ),
     ],
     notes: [
       "Each operation creates the key (`.inMemory(name)`) and the shared value, and keeps it",
       "alive; batches of 10,000, in a fresh registry and in-memory store each. \"Already",
       "held\": 10,000 values of the same keys were created before the measured part.",
+      "\"Dropping\": releasing the last holder of a value, which deallocates it.",
     ]
   )
 }
 
 private let creationCount = 10_000
+
+/// Releasing values made by `make`, each the last holder of its value.
+private func drops<T>(_ make: @escaping (Int) -> T) -> Workload {
+  .batch(of: creationCount) { count in
+    var created = (0..<count).map(make)
+    let start = startMeasuring()
+    created.removeAll()
+    let spent = cost(since: start)
+    blackHole(created)
+    return spent
+  }
+}
 
 /// Distinct key names per run, so that no run finds values a previous one left behind.
 func keyNames(run: Int, count: Int) -> [String] {
