@@ -80,7 +80,7 @@ let package = Package(
     // A program the PostgreSQL tests run as other processes.
     .executableTarget(
       name: "PostgresProbe",
-      dependencies: ["SharingPostgres", "SharingCore", "SharingDependencies"],
+      dependencies: ["SharingPostgres", "SharingCore", "SharingDependencies", "TestSupport"],
       path: "Tests/Helpers/PostgresProbe"
     ),
     .testTarget(name: "SharingTests", dependencies: ["Sharing", "SharingTesting"]),

@@ -17,6 +17,19 @@ public struct ProbeProgram: Sendable {
     executableBuiltBesideTheTests(named: name)
   }
 
+  /// The environment a program runs in: this process's, with live dependencies.
+  public static var environment: [String: String] {
+    var environment = ProcessInfo.processInfo.environment
+    // NB: The test runner's variables would make the probe think it runs tests.
+    for key in environment.keys where key.hasPrefix("XCTest") { environment[key] = nil }
+    environment["SWIFT_DEPENDENCIES_CONTEXT"] = "live"
+    // NB: Under the thread sanitizer the probe reports what the test process reports; its
+    //     exit status must still tell whether it did its job.
+    environment["TSAN_OPTIONS"] = [environment["TSAN_OPTIONS"], "exitcode=0"]
+      .compactMap { $0 }.joined(separator: ":")
+    return environment
+  }
+
   /// Starts the program with live dependencies; its standard error goes to a file, read by
   /// ``ProbeProcess/finish(timeout:)``.
   ///
@@ -26,15 +39,7 @@ public struct ProbeProgram: Sendable {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
-    var environment = ProcessInfo.processInfo.environment
-    // NB: The test runner's variables would make the probe think it runs tests.
-    for key in environment.keys where key.hasPrefix("XCTest") { environment[key] = nil }
-    environment["SWIFT_DEPENDENCIES_CONTEXT"] = "live"
-    // NB: Under the thread sanitizer the probe reports what the test process reports; its
-    //     exit status must still tell whether it did its job.
-    environment["TSAN_OPTIONS"] = [environment["TSAN_OPTIONS"], "exitcode=0"]
-      .compactMap { $0 }.joined(separator: ":")
-    process.environment = environment
+    process.environment = Self.environment
     // NB: A file, not a pipe: a full pipe would block the probe until it is read.
     let standardError = FileManager.default.temporaryDirectory
       .appendingPathComponent("\(name)-\(UUID().uuidString).log")

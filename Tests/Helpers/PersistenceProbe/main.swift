@@ -20,6 +20,9 @@
 import Foundation
 import SharingCore
 import SharingPersistence
+import TestSupport
+
+exitWhenTheParentExits()
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 

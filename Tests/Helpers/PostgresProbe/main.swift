@@ -16,6 +16,9 @@ import Foundation
 import SharingCore
 import SharingDependencies
 import SharingPostgres
+import TestSupport
+
+exitWhenTheParentExits()
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 

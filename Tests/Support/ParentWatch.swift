@@ -1,0 +1,15 @@
+import Foundation
+
+/// Makes this helper program exit as soon as the process that started it is gone.
+///
+/// A test that crashes never stops the programs it started: without this, a helper that
+/// loops until told to stop (`file-write-loop`, `defaults-burst`, …) would run, and load the
+/// machine, until it is rebooted. Call it first thing in a helper's `main`.
+public func exitWhenTheParentExits() {
+  let parent = getppid()
+  let watch = Thread {
+    while getppid() == parent { usleep(100_000) }
+    _exit(EXIT_FAILURE)
+  }
+  watch.start()
+}
