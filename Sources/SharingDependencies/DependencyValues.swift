@@ -73,27 +73,34 @@ public struct DependencyValues: Sendable {
   @inlinable
   public subscript<Key: TestDependencyKey>(key: Key.Type) -> Key.Value {
     get {
-      guard let override = storage.overrides[ObjectIdentifier(key)] else {
-        return resolvedValue(for: key)
-      }
-      // NB: Not a cast: the override of a key is always a box of the key's value type.
-      return unsafeDowncast(override, to: TypedOverride<Key.Value>.self).value
+      // NB: Not a cast: an override, or a value resolved and cached, is always a box of the
+      //     key's value type.
+      let boxed = storage.overrides[ObjectIdentifier(key)] ?? resolvedValue(for: key)
+      return unsafeDowncast(boxed, to: TypedOverride<Key.Value>.self).value
     }
     set { setOverride(newValue, for: key) }
   }
 
-  /// The value `key` resolves to when it is not overridden, cached per context and scope.
+  /// The value `key` resolves to when it is not overridden, cached per context and scope,
+  /// boxed as an override is.
   @usableFromInline
-  func resolvedValue<Key: TestDependencyKey>(for key: Key.Type) -> Key.Value {
-    DependencyCache.shared.value(for: Key.self, context: context, scope: resolvedCacheScope)
+  func resolvedValue<Key: TestDependencyKey>(for key: Key.Type) -> Override {
+    let (context, scope, cache) = (self.context, resolvedCacheScope, DependencyCache.shared)
+    if let cached = cache.cachedValue(for: ObjectIdentifier(key), context: context, scope: scope) {
+      return cached
+    }
+    // NB: Resolved outside the cache's lock: a default value may read other dependencies.
+    let resolved = TypedOverride(DependencyCache.resolve(key, in: context))
+    return cache.cache(resolved, for: ObjectIdentifier(key), context: context, scope: scope)
   }
 
   /// Overrides `key` with `value`, recording the assignment while recording.
   @usableFromInline
   mutating func setOverride<Key: TestDependencyKey>(_ value: Key.Value, for key: Key.Type) {
-    overrides[ObjectIdentifier(key)] = TypedOverride(value)
+    let boxed = TypedOverride(value)
+    overrides[ObjectIdentifier(key)] = boxed
     assignments?.append(
-      Assignment(key: ObjectIdentifier(key), name: String(reflecting: key), value: value)
+      Assignment(key: ObjectIdentifier(key), name: String(reflecting: key), value: boxed)
     )
   }
 
@@ -160,7 +167,7 @@ extension DependencyValues {
   struct Assignment: Sendable {
     let key: ObjectIdentifier
     let name: String
-    let value: any Sendable
+    let value: Override
   }
 
   /// Where resolved values are cached, apart from the process-wide cache.
@@ -173,12 +180,27 @@ extension DependencyValues {
 }
 
 /// The identifier of a running test, as the test framework gives it.
-package struct TestID: Hashable, @unchecked Sendable {
-  // NB: Unchecked because 'AnyHashable' is not 'Sendable'; it only ever wraps the
-  //     'Sendable' value given to 'init'.
-  private let base: AnyHashable
+package struct TestID: Hashable, Sendable {
+  // NB: Boxed: an 'AnyHashable' has a layout the compiler does not know, and made every
+  //     cache scope, even 'nil' in live code, copied and destroyed through the runtime on
+  //     every dependency read.
+  private let base: Base
+
+  private final class Base: Hashable, @unchecked Sendable {
+    // NB: Unchecked because 'AnyHashable' is not 'Sendable'; it only ever wraps the
+    //     'Sendable' value given to 'TestID.init'.
+    let value: AnyHashable
+
+    init(_ value: AnyHashable) {
+      self.value = value
+    }
+
+    static func == (lhs: Base, rhs: Base) -> Bool { lhs.value == rhs.value }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(value) }
+  }
 
   package init(_ base: some Hashable & Sendable) {
-    self.base = AnyHashable(base)
+    self.base = Base(AnyHashable(base))
   }
 }

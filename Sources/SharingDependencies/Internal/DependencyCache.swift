@@ -1,57 +1,96 @@
-/// The values keys resolved to, per key, context and scope.
+/// The values keys resolved to, per key, context and scope, each boxed with its type as an
+/// override is.
 final class DependencyCache: Sendable {
   static let shared = DependencyCache()
 
   private struct Slot: Hashable {
     let key: ObjectIdentifier
-    let context: DependencyContext
-    let scope: DependencyValues.CacheScope?
+    // NB: The context's position, not the context, which hashes and compares its raw value:
+    //     a string.
+    let context: Int
+
+    init(key: ObjectIdentifier, context: DependencyContext) {
+      self.key = key
+      self.context =
+        switch context {
+        case .live: 0
+        case .preview: 1
+        case .test: 2
+        }
+    }
   }
 
-  private struct Entry {
-    let value: any Sendable
-    let isPrepared: Bool
+  private struct ScopedSlot: Hashable {
+    let slot: Slot
+    let scope: DependencyValues.CacheScope
   }
 
-  private let entries = Locked<[Slot: Entry]>([:])
+  // NB: Values resolved outside any scope (live code, previews) are kept apart from those
+  //     of tests: looking one up hashes two words, not a scope holding an 'AnyHashable'.
+  private struct State {
+    var unscoped: [Slot: DependencyValues.Override] = [:]
+    var scoped: [ScopedSlot: DependencyValues.Override] = [:]
 
-  func value<Key: TestDependencyKey>(
-    for key: Key.Type,
+    subscript(
+      key: ObjectIdentifier,
+      context: DependencyContext,
+      scope: DependencyValues.CacheScope?
+    ) -> DependencyValues.Override? {
+      get {
+        let slot = Slot(key: key, context: context)
+        guard let scope else { return unscoped[slot] }
+        return scoped[ScopedSlot(slot: slot, scope: scope)]
+      }
+      set {
+        let slot = Slot(key: key, context: context)
+        guard let scope else { return unscoped[slot] = newValue }
+        scoped[ScopedSlot(slot: slot, scope: scope)] = newValue
+      }
+    }
+  }
+
+  private let state = Locked(State())
+
+  /// The value `key` resolved to in `context` and `scope`, if it was resolved or prepared.
+  func cachedValue(
+    for key: ObjectIdentifier,
     context: DependencyContext,
     scope: DependencyValues.CacheScope?
-  ) -> Key.Value {
-    let slot = Slot(key: ObjectIdentifier(key), context: context, scope: scope)
-    // NB: The entry is unwrapped before the cast: 'nil as? Key.Value' succeeds when the value
-    //     is itself optional.
-    if let cached = entries.withLock({ $0[slot]?.value }), let value = cached as? Key.Value {
+  ) -> DependencyValues.Override? {
+    state.withLock { $0[key, context, scope] }
+  }
+
+  /// Caches the value `key` resolved to, unless another thread cached one first; returns
+  /// the value cached.
+  func cache(
+    _ value: DependencyValues.Override,
+    for key: ObjectIdentifier,
+    context: DependencyContext,
+    scope: DependencyValues.CacheScope?
+  ) -> DependencyValues.Override {
+    state.withLock { state in
+      if let existing = state[key, context, scope] { return existing }
+      state[key, context, scope] = value
       return value
     }
-    // NB: Resolved outside the lock: a default value may read other dependencies.
-    let resolved = Self.resolve(key, in: context)
-    let winner = entries.withLock { entries in
-      if let existing = entries[slot] { return existing.value }
-      entries[slot] = Entry(value: resolved, isPrepared: false)
-      return resolved
-    }
-    return winner as? Key.Value ?? resolved
   }
 
   /// Stores a prepared value; returns `false` if the key was already read or prepared.
   func prepare(
-    _ value: any Sendable,
+    _ value: DependencyValues.Override,
     for key: ObjectIdentifier,
     context: DependencyContext,
     scope: DependencyValues.CacheScope?
   ) -> Bool {
-    let slot = Slot(key: key, context: context, scope: scope)
-    return entries.withLock { entries in
-      guard entries[slot] == nil else { return false }
-      entries[slot] = Entry(value: value, isPrepared: true)
+    state.withLock { state in
+      guard state[key, context, scope] == nil else { return false }
+      state[key, context, scope] = value
       return true
     }
   }
 
-  private static func resolve<Key: TestDependencyKey>(
+  /// The value of `key` in `context`, from the key itself.
+  static func resolve<Key: TestDependencyKey>(
     _ key: Key.Type,
     in context: DependencyContext
   ) -> Key.Value {
