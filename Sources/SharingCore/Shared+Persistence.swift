@@ -104,7 +104,8 @@ extension Shared where Value: Sendable {
   /// A shared value persisted by `key`, declared at `fileID`:`line` with `initialValue` as
   /// its default.
   ///
-  /// `store` is the key, if its store keeps references, when the caller already found out.
+  /// `store` is the key's identity, if its store keeps references, when the caller already
+  /// found out.
   @usableFromInline
   init(
     persistedBy key: any SharedKey<Value>,

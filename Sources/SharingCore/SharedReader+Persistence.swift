@@ -92,7 +92,8 @@ extension SharedReader where Value: Sendable {
   /// A reader of the value `key` persists, declared at `fileID`:`line` with `initialValue`
   /// as its default.
   ///
-  /// `store` is the key, if its store keeps references, when the caller already found out.
+  /// `store` is the key's identity, if its store keeps references, when the caller already
+  /// found out.
   @usableFromInline
   init(
     persistedBy key: any SharedReaderKey<Value>,

@@ -7,7 +7,7 @@ import SharingDependencies
 /// the same name shares the value, even one created after all others went away: the first
 /// holder's value, its default included, stays in the store. Nothing is written anywhere, so the
 /// value starts over at the next launch, and in each test.
-public struct InMemoryKey<Value: Sendable>: ReferenceStoringKey {
+public struct InMemoryKey<Value: Sendable>: SharedKey {
   let key: String
   let store: InMemoryStorage
 
@@ -28,7 +28,7 @@ public struct InMemoryKey<Value: Sendable>: ReferenceStoringKey {
   public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
     // NB: A value of another type may be stored under the same name, which the shared
     //     reference registry reports; this use keeps its default.
-    guard let value = storedValue(of: Value.self) else {
+    guard let value = store.value(forKey: key, of: Value.self) else {
       return continuation.resumeReturningInitialValue()
     }
     continuation.resume(returning: value)
@@ -49,21 +49,6 @@ public struct InMemoryKey<Value: Sendable>: ReferenceStoringKey {
   public func save(_ value: Value, context: SaveContext, continuation: SaveContinuation) {
     store.setValue(value, forKey: key)
     continuation.resume()
-  }
-
-  @usableFromInline
-  package func keep(_ reference: StoredReference) -> StoredReference {
-    store.keep(reference, forKey: key)
-  }
-
-  @usableFromInline
-  package func keptReference() -> StoredReference? {
-    store.reference(forKey: key)
-  }
-
-  @usableFromInline
-  package func storedValue<Stored: Sendable>(of type: Stored.Type) -> Stored? {
-    store.value(forKey: key, of: type)
   }
 }
 

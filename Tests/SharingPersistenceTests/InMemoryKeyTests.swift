@@ -3,6 +3,30 @@ import SharingDependencies
 import SharingPersistence
 import Testing
 
+extension SharedKey where Self == InMemoryKey<Int>.Default {
+  fileprivate static var sharedCount: Self { Self[.inMemory("sharedCount"), default: 0] }
+}
+
+/// A key of a user's that wraps an in-memory key and forwards its identity.
+private struct ForwardingKey: SharedKey {
+  let base: InMemoryKey<Int>
+
+  var id: InMemoryKeyID { base.id }
+
+  func load(context: LoadContext<Int>, continuation: LoadContinuation<Int>) {
+    base.load(context: context, continuation: continuation)
+  }
+
+  func subscribe(context: LoadContext<Int>, subscriber: SharedSubscriber<Int>) -> SharedSubscription
+  {
+    base.subscribe(context: context, subscriber: subscriber)
+  }
+
+  func save(_ value: Int, context: SaveContext, continuation: SaveContinuation) {
+    base.save(value, context: context, continuation: continuation)
+  }
+}
+
 @Suite struct InMemoryKeyTests {
   @Test func sharedByKey() {
     @Shared(.inMemory("count")) var first = 0
@@ -94,6 +118,35 @@ import Testing
     #expect(!$count.isLoading && $count.loadError == nil && $count.saveError == nil)
     try await $count.load()
     #expect(count == 2 && !$count.isLoading && $count.loadError == nil)
+  }
+
+  @Test func aKeyWithADefaultSharesTheValueOfPlainUsesOfItsName() {
+    @Shared(.inMemory("sharedCount")) var plain = 0
+    @Shared(.sharedCount) var typed
+    $plain.withLock { $0 = 5 }
+    #expect(typed == 5)
+    $typed.withLock { $0 = 7 }
+    #expect(plain == 7)
+    @Shared(.inMemory("sharedCount")) var later = 0
+    #expect(later == 7)
+  }
+
+  @Test func aPlainUseSharesTheValueOfAKeyWithADefaultCreatedFirst() {
+    @Shared(.sharedCount) var typed
+    @Shared(.inMemory("sharedCount")) var plain = 0
+    $typed.withLock { $0 = 7 }
+    #expect(plain == 7)
+    $plain.withLock { $0 = 8 }
+    #expect(typed == 8)
+  }
+
+  @Test func aKeyForwardingTheIdentitySharesTheValue() {
+    @Shared(ForwardingKey(base: .inMemory("forwarded"))) var wrapped = 0
+    @Shared(.inMemory("forwarded")) var plain = 0
+    $wrapped.withLock { $0 = 3 }
+    #expect(plain == 3)
+    $plain.withLock { $0 = 4 }
+    #expect(wrapped == 4)
   }
 
   @Test func differentTypesOnOneKeyAreReportedOnceWithBothPlaces() {

@@ -52,7 +52,7 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
   }
 
   /// - Parameter storesReference: Whether the key's store keeps this reference, as a
-  ///   ``ReferenceStoringKey``'s does, holding every write without a save.
+  ///   ``ReferenceStoringKeyID``'s does, holding every write without a save.
   init(
     key: any SharedReaderKey<Value>,
     saver: (any SharedKey<Value>)?,
@@ -94,7 +94,7 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
   /// There is no load and no subscription, with their continuation, closures and status
   /// updates: the store is read where it is, and nothing but shared values changes it.
   /// Nobody sees the reference before it is started, so no one could see it loading.
-  func start(from store: some ReferenceStoringKey) {
+  func start(from store: some ReferenceStoringKeyID) {
     if let value = store.storedValue(of: Value.self) {
       write(from: .store) { $0 = value }
     }

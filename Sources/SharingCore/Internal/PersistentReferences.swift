@@ -3,8 +3,8 @@ import SharingDependencies
 /// The persisted references alive in a dependency scope, one per key identity.
 ///
 /// Live code shares one registry; each test gets its own through the dependency system,
-/// so tests never see each other's shared values. The references of a
-/// ``ReferenceStoringKey`` are not here: its store keeps them.
+/// so tests never see each other's shared values. The references of keys whose identity is a
+/// ``ReferenceStoringKeyID`` are not here: their store keeps them.
 package final class PersistentReferences: Sendable {
   private struct State {
     var entries: [KeyID: Entry] = [:]

@@ -8,8 +8,8 @@ extension SharedReference where Value: Sendable {
   /// - Parameters:
   ///   - saver: The key to save through, `nil` for a reader.
   ///   - loading: Whether a newly created root loads its value from the store.
-  ///   - store: The key, if its store keeps references, when the caller already found out;
-  ///     `nil` to find out.
+  ///   - store: The key's identity, if its store keeps references, when the caller already
+  ///     found out; `nil` to find out.
   ///   - site: Where the declaration gives `initialValue` as its default; `nil` when the
   ///     initial value is not a default.
   static func persisted(
@@ -21,7 +21,7 @@ extension SharedReference where Value: Sendable {
     site: CallSite?
   ) -> SharedReference<Value> {
     let root =
-      if let storing = (store ?? ReferenceStore(of: key)).key {
+      if let storing = (store ?? ReferenceStore(of: key)).id {
         storing.reference(
           persisting: key,
           saver: saver,

@@ -189,8 +189,8 @@ class SharedReference<Value>: @unchecked Sendable, CustomStringConvertible {
   var persistenceSource: (any PersistenceSource)? { nil }
 }
 
-/// The reference a redirected ``SharedReference`` uses instead of itself: a reference of
-/// the same value type.
+/// Where a redirected ``SharedReference`` points: the reference, of the same value type, that
+/// it uses instead of itself.
 @usableFromInline
 final class Redirection: @unchecked Sendable {
   // NB: Unchecked: 'target' is only accessed with 'lock' held.

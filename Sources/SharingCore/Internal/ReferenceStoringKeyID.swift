@@ -1,4 +1,5 @@
-/// A key whose store keeps the shared reference of its value rather than copies of the value.
+/// The identity of a key whose store keeps the shared reference of its value rather than
+/// copies of the value.
 ///
 /// The value lives in the reference, and the store keeps the reference for as long as the
 /// store lives. So writes are not saved: a write costs what one to `Shared(value:)` costs,
@@ -6,24 +7,26 @@
 /// storage shared. And the first holder's value, its default included, outlives every
 /// holder: later holders and loads find it through the kept reference.
 ///
-/// The store is the registry of such references: they are never in the dependency scope's
-/// ``PersistentReferences``, whose weak references would make every retain and release of
-/// them take the runtime's slow path.
-// NB: No primary associated type: casting a key to 'any ReferenceStoringKey<Value>' checks
-//     the constraint by demangling type names in the runtime, on every cast.
+/// Every key with such an identity (the store's own, one paired with a default, one that
+/// wraps it and forwards its identity) shares the kept reference, as keys with equal
+/// identities share one reference. The store is the registry of these references: they are
+/// never in the dependency scope's ``PersistentReferences``, whose weak references would make
+/// every retain and release of them take the runtime's slow path.
+// NB: No primary associated type: casting to a parameterised existential checks the
+//     constraint by demangling type names in the runtime, on every cast.
 @usableFromInline
-package protocol ReferenceStoringKey: SharedKey {
-  /// Keeps `reference` for the key's identity, unless the store keeps one already.
+package protocol ReferenceStoringKeyID: Hashable, Sendable {
+  /// Keeps `reference` for this identity, unless the store keeps one already.
   ///
   /// - Returns: The reference the store keeps: `reference`, or the one another shared value
   ///   kept first.
   func keep(_ reference: StoredReference) -> StoredReference
 
-  /// The reference kept for the key's identity, if any.
+  /// The reference kept for this identity, if any.
   func keptReference() -> StoredReference?
 
-  /// The value the store holds for the key's identity, if it is of this type: what loading
-  /// the key finds.
+  /// The value the store holds for this identity, if it is of this type: what loading a key
+  /// of it finds.
   ///
   /// Only shared values change such a store, through the references it keeps, and loading
   /// it finds its value at once: a reference of the key is started from this value, with no
@@ -31,13 +34,13 @@ package protocol ReferenceStoringKey: SharedKey {
   func storedValue<Stored: Sendable>(of type: Stored.Type) -> Stored?
 }
 
-extension ReferenceStoringKey {
-  /// The reference this key's store keeps for the value `key` persists, created and kept if
-  /// the store keeps none.
+extension ReferenceStoringKeyID {
+  /// The reference the store keeps for this identity, of the value `key` persists, created
+  /// and kept if the store keeps none.
   ///
   /// - Parameters:
-  ///   - key: This key, as a key of its value.
-  ///   - saver: This key, as a key that saves its value; `nil` for a reader.
+  ///   - key: The key whose identity this is.
+  ///   - saver: That key, as a key that saves its value; `nil` for a reader.
   ///   - loading: Whether a reference created starts from the store's value.
   ///   - site: Where the declaration gives `initialValue` as its default, if it does.
   func reference<Value: Sendable>(
@@ -83,6 +86,8 @@ extension ReferenceStoringKey {
       existing: (kept.valueType, kept.site),
       used: (Value.self, site)
     )
+    // NB: Never kept, and its writes never saved: the value is this use's alone, as the
+    //     report says.
     return PersistentReference(
       key: key,
       saver: saver,
@@ -93,30 +98,30 @@ extension ReferenceStoringKey {
   }
 }
 
-/// The key of a shared value being created, if its store keeps references: found once per
+/// The identity of a shared value's key, if its store keeps references: found once per
 /// creation, and handed down to where the reference is looked for or created.
 @usableFromInline
 struct ReferenceStore {
-  /// The key, if its store keeps references.
-  @usableFromInline let key: (any ReferenceStoringKey)?
+  /// The key's identity, if its store keeps references.
+  @usableFromInline let id: (any ReferenceStoringKeyID)?
 
-  // NB: Inlinable: where the key's type is known, the compiler decides whether it stores
-  //     references, rather than a cast to 'any ReferenceStoringKey' in the runtime (with
-  //     the metadata of that existential, about 1,500 instructions).
+  // NB: Inlinable: where the key's type is known, the compiler decides whether its store
+  //     keeps references, rather than a cast to 'any ReferenceStoringKeyID' in the runtime
+  //     (with the metadata of that existential, about 1,500 instructions).
   @inlinable
   init(of key: some SharedReaderKey) {
-    self.key = key as? any ReferenceStoringKey
+    self.id = key.id as? any ReferenceStoringKeyID
   }
 
-  /// A handle on the reference the store of `key` keeps for a value of this type, if it keeps
-  /// one: finding it is a lookup in the store, which the key already holds, rather than
-  /// resolving the registry of the dependency scope and hashing the key's identity.
+  /// A handle on the reference the store keeps for `id` and a value of this type, if it
+  /// keeps one: finding it is a lookup in the store, which the identity holds, rather than
+  /// resolving the registry of the dependency scope and hashing the identity.
   @inlinable
   static func handle<Value>(
-    keptBy key: some ReferenceStoringKey,
+    keptFor id: some ReferenceStoringKeyID,
     of type: Value.Type
   ) -> SharedReference<Value>? {
-    guard let kept = key.keptReference(), kept.valueType == Value.self else { return nil }
+    guard let kept = id.keptReference(), kept.valueType == Value.self else { return nil }
     // NB: Not a cast, which looks up the metadata of the generic class: a kept reference is
     //     a 'PersistentReference' of its value type.
     return HandleReference(base: unsafeDowncast(kept.root, to: SharedReference<Value>.self))
@@ -130,12 +135,12 @@ extension SharedReaderKey where Value: Sendable {
   //     'ReferenceStore' here, which would copy it into an existential on every creation.
   @inlinable
   func handleOnKeptReference() -> SharedReference<Value>? {
-    guard let storing = self as? any ReferenceStoringKey else { return nil }
-    return ReferenceStore.handle(keptBy: storing, of: Value.self)
+    guard let storing = id as? any ReferenceStoringKeyID else { return nil }
+    return ReferenceStore.handle(keptFor: storing, of: Value.self)
   }
 }
 
-/// The shared reference of a value, as a ``ReferenceStoringKey``'s store keeps it.
+/// The shared reference of a value, as the store of a ``ReferenceStoringKeyID`` keeps it.
 @usableFromInline
 package struct StoredReference: @unchecked Sendable {
   // NB: Unchecked: the root guards its value with its own lock.
