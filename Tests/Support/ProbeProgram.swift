@@ -17,6 +17,9 @@ public struct ProbeProgram: Sendable {
     executableBuiltBesideTheTests(named: name)
   }
 
+  /// The variable that tells a program which process started it (``exitWhenTheParentExits()``).
+  public static let parentVariable = "SHARING_PROBE_PARENT"
+
   /// The environment a program runs in: this process's, with live dependencies.
   public static var environment: [String: String] {
     var environment = ProcessInfo.processInfo.environment
@@ -39,7 +42,9 @@ public struct ProbeProgram: Sendable {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
-    process.environment = Self.environment
+    var environment = Self.environment
+    environment[Self.parentVariable] = String(getpid())
+    process.environment = environment
     // NB: A file, not a pipe: a full pipe would block the probe until it is read.
     let standardError = FileManager.default.temporaryDirectory
       .appendingPathComponent("\(name)-\(UUID().uuidString).log")
