@@ -46,13 +46,14 @@ import Testing
   /// lock, which the yield waits for.
   @Test func aWriteInsideAnotherValuesWithLockNeverWaitsForAYieldThatReadsIt() async throws {
     let (a, b) = (Shared(value: 0), Shared(value: 0))
-    let yielder = Locked<ObjectIdentifier?>(nil)
+    // NB: Held, not identified by address, which a later thread's 'Thread' may reuse.
+    let yielder = Locked<Thread?>(nil)
     // NB: 1: the yielder's own turn began; 2: another thread changed 'a' meanwhile, which
     //     the yielder is handed; 3: the yielder takes that turn, and 'a' is changed inside
     //     a 'withLock' on 'b'.
     let step = Locked(0)
     let reader = SharedReader(a).read { value in
-      guard yielder.withLock({ $0 }) == ObjectIdentifier(Thread.current) else { return value }
+      guard yielder.withLock({ $0 }) === Thread.current else { return value }
       switch step.withLock({ $0 }) {
       case 0:
         step.withLock { $0 = 1 }
@@ -89,7 +90,7 @@ import Testing
         done.withLock { $0 += 1 }
       }
       Thread.detachNewThread {
-        yielder.withLock { $0 = ObjectIdentifier(Thread.current) }
+        yielder.withLock { $0 = Thread.current }
         a.withLock { $0 += 1 }
         done.withLock { $0 += 1 }
       }

@@ -131,7 +131,7 @@ struct ReferenceStore {
 extension SharedReaderKey where Value: Sendable {
   /// A handle on the reference the key's store keeps for a value of this type, if the key's
   /// store keeps references.
-  // NB: Inlinable, as 'ReferenceStore.init(of:)' is; the key is not kept in a
+  // NB: Inlinable, as 'ReferenceStore.init(of:)' is; the identity is not kept in a
   //     'ReferenceStore' here, which would copy it into an existential on every creation.
   @inlinable
   func handleOnKeptReference() -> SharedReference<Value>? {

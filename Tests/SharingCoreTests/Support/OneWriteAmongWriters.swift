@@ -11,8 +11,10 @@ import TestSupport
 /// returns, or up to a bound if it never does.
 final class OneWriteAmongWriters: Sendable {
   let writers: Int
+  // NB: The observed thread is held, not identified by address: once it exits, a thread
+  //     that takes a turn later (a dispatched yield) may get a 'Thread' at the same address.
   private let progress = Locked(
-    (observed: nil as ObjectIdentifier?, observedTurns: 0, started: false, writes: 0)
+    (observed: nil as Thread?, observedTurns: 0, started: false, writes: 0)
   )
   private let finished = Locked((isWriteDone: false, threads: 0))
 
@@ -26,9 +28,9 @@ final class OneWriteAmongWriters: Sendable {
   /// Counts a turn taken by the calling thread; holds the observed thread's first turn until
   /// the writers have written.
   func turnTaken() {
-    let thread = ObjectIdentifier(Thread.current)
+    let thread = Thread.current
     let isFirstObservedTurn = progress.withLock { progress in
-      guard progress.observed == thread else { return false }
+      guard progress.observed === thread else { return false }
       progress.observedTurns += 1
       progress.started = true
       return progress.observedTurns == 1
@@ -51,7 +53,7 @@ final class OneWriteAmongWriters: Sendable {
       }
     }
     Thread.detachNewThread { [self] in
-      progress.withLock { $0.observed = ObjectIdentifier(Thread.current) }
+      progress.withLock { $0.observed = Thread.current }
       count.withLock { $0 += 1 }
       finished.withLock {
         $0.isWriteDone = true
