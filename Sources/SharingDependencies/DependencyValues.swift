@@ -126,8 +126,9 @@ extension DependencyValues {
   @usableFromInline
   final class Storage: @unchecked Sendable {
     // NB: Unchecked: a storage is only changed while one value holds it, and is immutable
-    //     once shared. Unchecked exclusivity for the same reason: the runtime's check cost
-    //     about 80 instructions per dependency read.
+    //     once shared. Unchecked exclusivity for the same reason: the runtime's checks cost
+    //     about 130 instructions per creation of an in-memory key, which reads one
+    //     dependency (callgrind: 1,738 rather than 1,604).
     // NB: Each override is boxed with its type: an override of a key is always of the key's
     //     value type, so reading one needs no cast through the runtime.
     @usableFromInline @exclusivity(unchecked) var overrides: [ObjectIdentifier: Override] = [:]
