@@ -39,21 +39,7 @@ final class ObservationCenter: Observable, @unchecked Sendable {
   func didSetStatus() { registrar.didSet(self, keyPath: Self.statusKeyPath) }
 
   func addObserver(_ onChange: @escaping @Sendable () -> Void) -> ObserverToken {
-    changeObservers()._withUnsafeGuaranteedRef { $0.add(onChange) }
-  }
-
-  private func changeObservers() -> Unmanaged<ChangeObservers> {
-    if let existing = observers.load(ordering: .acquiring) { return existing }
-    let created = Unmanaged.passRetained(ChangeObservers())
-    let (exchanged, original) = observers.compareExchange(
-      expected: nil,
-      desired: created,
-      successOrdering: .acquiringAndReleasing,
-      failureOrdering: .acquiring
-    )
-    guard !exchanged, let original else { return created }
-    created.release()
-    return original
+    observers.storeIfNil(ChangeObservers.init)._withUnsafeGuaranteedRef { $0.add(onChange) }
   }
 }
 

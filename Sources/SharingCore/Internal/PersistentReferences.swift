@@ -150,20 +150,14 @@ package final class PersistentReferences: Sendable {
     site: CallSite?
   ) -> PersistentReference<Value> {
     guard existing.valueType == Value.self else {
-      reportTwoValueTypes(
+      return referenceOfItsOwn(
         for: key,
-        existing: (existing.valueType, existing.site),
-        used: (Value.self, site)
-      )
-      let reference = PersistentReference(
-        key: key,
         saver: saver,
-        initialValue: initialValue(),
-        storesReference: false,
-        registration: nil
+        initialValue: initialValue,
+        site: site,
+        existing: (existing.valueType, existing.site),
+        storesReference: false
       )
-      reference.start(loading: true)
-      return reference
     }
     // NB: Not a cast, which looks up the metadata of the generic class: an entry's reference
     //     is a 'PersistentReference' of the entry's value type.
@@ -188,9 +182,35 @@ package final class PersistentReferences: Sendable {
     return LiveEntry(reference: reference, valueType: entry.valueType, site: entry.site)
   }
 
-  /// Reports, once per key, that a key is used with another value type than the one of
-  /// its reference: the later use gets a value of its own.
-  func reportTwoValueTypes(
+  /// A reference of its own for a use of a key with another value type than the one of the
+  /// key's reference, reported once per key: the later use gets a value the others do not see.
+  ///
+  /// - Parameters:
+  ///   - existing: The value type of the key's reference, and where it was declared.
+  ///   - storesReference: Whether the key's store keeps references; the reference is never
+  ///     kept there, nor registered, so its writes stay its own.
+  func referenceOfItsOwn<Value: Sendable>(
+    for key: any SharedReaderKey<Value>,
+    saver: (any SharedKey<Value>)?,
+    initialValue: () -> Value,
+    site: CallSite?,
+    existing: (type: Any.Type, site: CallSite?),
+    storesReference: Bool
+  ) -> PersistentReference<Value> {
+    reportTwoValueTypes(for: key, existing: existing, used: (Value.self, site))
+    let reference = PersistentReference(
+      key: key,
+      saver: saver,
+      initialValue: initialValue(),
+      storesReference: storesReference,
+      registration: nil
+    )
+    // NB: A store that keeps references holds none of this type: there is nothing to load.
+    if !storesReference { reference.start(loading: true) }
+    return reference
+  }
+
+  private func reportTwoValueTypes(
     for key: any SharedReaderKey,
     existing: (type: Any.Type, site: CallSite?),
     used: (type: Any.Type, site: CallSite?)

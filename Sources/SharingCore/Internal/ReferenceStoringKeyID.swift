@@ -81,19 +81,13 @@ extension ReferenceStoringKeyID {
     guard kept.valueType != Value.self else {
       return unsafeDowncast(kept.root, to: PersistentReference<Value>.self)
     }
-    PersistentReferences.current.reportTwoValueTypes(
+    return PersistentReferences.current.referenceOfItsOwn(
       for: key,
-      existing: (kept.valueType, kept.site),
-      used: (Value.self, site)
-    )
-    // NB: Never kept, and its writes never saved: the value is this use's alone, as the
-    //     report says.
-    return PersistentReference(
-      key: key,
       saver: saver,
-      initialValue: initialValue(),
-      storesReference: true,
-      registration: nil
+      initialValue: initialValue,
+      site: site,
+      existing: (kept.valueType, kept.site),
+      storesReference: true
     )
   }
 }

@@ -194,16 +194,7 @@ class RootReference<Value>: SharedReference<Value>, @unchecked Sendable {
 
   @inline(never)
   private func makeObservationCenter() -> Unmanaged<ObservationCenter> {
-    let created = Unmanaged.passRetained(ObservationCenter())
-    let (exchanged, original) = center.compareExchange(
-      expected: nil,
-      desired: created,
-      successOrdering: .acquiringAndReleasing,
-      failureOrdering: .acquiring
-    )
-    guard !exchanged, let original else { return created }
-    created.release()
-    return original
+    center.storeIfNil(ObservationCenter.init)
   }
 
   override final func notifyingObservers(of change: () -> Void) {

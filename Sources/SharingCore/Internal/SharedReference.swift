@@ -109,20 +109,10 @@ class SharedReference<Value>: @unchecked Sendable, CustomStringConvertible {
   final func redirect(to target: SharedReference<Value>) {
     guard target !== self else { return }
     resolved.notifyingObservers {
-      if let existing = redirection.load(ordering: .acquiring) {
-        return existing._withUnsafeGuaranteedRef { $0.target = target }
-      }
-      let created = Unmanaged.passRetained(Redirection(target: target))
-      let (exchanged, original) = redirection.compareExchange(
-        expected: nil,
-        desired: created,
-        successOrdering: .acquiringAndReleasing,
-        failureOrdering: .acquiring
-      )
-      guard !exchanged, let original else { return }
-      // NB: Another thread redirected this reference first: this redirection comes after.
-      created.release()
-      original._withUnsafeGuaranteedRef { $0.target = target }
+      // NB: The target is set even on a redirection just created with it: another thread
+      //     may have created it first, with its own target, and this redirection comes after.
+      redirection.storeIfNil { Redirection(target: target) }
+        ._withUnsafeGuaranteedRef { $0.target = target }
     }
   }
 
