@@ -135,8 +135,7 @@ public final class RunningProgram {
     while process.isRunning {
       guard ContinuousClock.now < deadline else {
         Issue.record("The program did not exit in time", sourceLocation: sourceLocation)
-        send(SIGKILL)
-        process.waitUntilExit()
+        killAndWaitBriefly()
         return ProgramRun(status: -1, isSignalled: true, output: output, errorOutput: errorOutput)
       }
       try? await Task.sleep(for: .milliseconds(10))
@@ -152,10 +151,16 @@ public final class RunningProgram {
 
   deinit {
     // NB: A test that failed before finishing leaves no program behind.
-    if process.isRunning {
-      send(SIGKILL)
-      process.waitUntilExit()
-    }
+    if process.isRunning { killAndWaitBriefly() }
+  }
+
+  /// Kills the program, and waits a few seconds at most for Foundation to see it exit.
+  // NB: Not 'waitUntilExit()': Foundation once never saw a program of a test exit (while 14
+  //     others started with it did), and that call then spun forever, hanging the whole run.
+  private func killAndWaitBriefly() {
+    send(SIGKILL)
+    let deadline = ContinuousClock.now + .seconds(5)
+    while process.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
   }
 
   private static func text(of file: URL) -> String {
