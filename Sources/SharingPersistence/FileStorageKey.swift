@@ -31,7 +31,7 @@ import SharingDependencies
 /// - A file that exists but cannot be read is never overwritten: writes fail until it can be
 ///   read or is removed.
 /// - A failed write sets ``/SharingCore/Shared/saveError``; the value in memory is kept.
-public struct FileStorageKey<Value: Sendable>: SharedKey, DeferredSaveKey {
+public struct FileStorageKey<Value: Sendable>: SharedKey {
   let storage: FileStorage
   let url: URL
   let format: StoredFormat<Value>
@@ -99,7 +99,7 @@ public struct FileStorageKey<Value: Sendable>: SharedKey, DeferredSaveKey {
 
   /// Writes the value `value` returns when the file is written: a throttled write that
   /// waits keeps no copy of the value, which would make the next change copy all of it.
-  package func save(
+  public func save(
     reading value: @escaping @Sendable () -> Value,
     context: SaveContext,
     continuation: SaveContinuation

@@ -78,8 +78,18 @@ public struct PostgresKey<Value: Sendable>: SharedKey {
   /// Writes the value: throttled after a change, at once when
   /// ``/SharingCore/Shared/save()`` is called.
   public func save(_ value: Value, context: SaveContext, continuation: SaveContinuation) {
+    save(reading: { value }, context: context, continuation: continuation)
+  }
+
+  /// Writes the value `value` returns when the row is written: a throttled write that waits
+  /// keeps no copy of the value, which would make the next change copy all of it.
+  public func save(
+    reading value: @escaping @Sendable () -> Value,
+    context: SaveContext,
+    continuation: SaveContinuation
+  ) {
     row.save(
-      { [encode] in try encode(value) },
+      { [encode] in try encode(value()) },
       immediately: context == .userInitiated,
       continuation: continuation
     )

@@ -15,12 +15,7 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
   private let state: Locked<State>
 
   private struct State {
-    private(set) var saver: (any SharedKey<Value>)?
-    /// The saver, if it reads the value when it writes it: a copy it kept while its write
-    /// waits would make the next change copy the whole value.
-    // NB: A second existential rather than an enum of the two: a generic enum nested in this
-    //     class has its metadata looked up at every save.
-    private(set) var deferringSaver: (any DeferredSaveKey<Value>)?
+    var saver: (any SharedKey<Value>)?
     var subscription: SharedSubscription?
     var isLoading = false
     var loadError: (any Error)?
@@ -29,20 +24,6 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
     var turns = TurnClaim<DispatchSemaphore>()
     /// How many writes the program has made, to tell whether one came during a save.
     var writes = 0
-
-    /// - Parameter savesWrites: Whether writes are saved, and so whether the saver may
-    ///   defer.
-    init(saver: (any SharedKey<Value>)?, savesWrites: Bool) {
-      adopt(saver, savesWrites: savesWrites)
-    }
-
-    mutating func adopt(_ saver: (any SharedKey<Value>)?, savesWrites: Bool) {
-      self.saver = saver
-      // NB: The cast checks 'Value' by demangling type names in the runtime: it is made once
-      //     per saver adopted, never at a save, and not for keys whose store keeps the
-      //     reference.
-      if savesWrites, let saver { deferringSaver = saver as? any DeferredSaveKey<Value> }
-    }
   }
 
   /// Where the reference is registered, to unregister it when it goes away.
@@ -68,16 +49,10 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
     //     others' (appStorage does). Readers never write, so never save.
     // NB: 'saver', when given, is 'key' itself: the cast, which checks 'Value' by demangling
     //     type names in the runtime, is only made for readers.
-    self.state = Locked(
-      State(saver: saver ?? key as? any SharedKey<Value>, savesWrites: !storesReference)
-    )
-    // NB: Not looked up for a key whose store keeps the reference ('inMemory'): it cannot be
-    //     coordinated, and the lookup costs about 1,400 instructions per new reference. The
-    //     conformance alone is checked first: the cast to a protocol with 'Value' bound
-    //     checks 'Value' by demangling type names.
+    let saver = saver ?? key as? any SharedKey<Value>
+    self.state = Locked(State(saver: saver))
     self.coordination =
-      !storesReference && key is any CoordinatedSharedKey
-      ? (key as? any CoordinatedSharedKey<Value>).map(Coordination.init(key:)) : nil
+      storesReference ? nil : saver?._coordinatedKey.map(Coordination.init(key:))
     // NB: A key whose store keeps this reference has nothing to save a write to.
     super.init(value: initialValue, hasWriteHook: !storesReference)
   }
@@ -137,7 +112,7 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
   func adopt(saver: (any SharedKey<Value>)?) {
     guard let saver else { return }
     state.withLock { state in
-      if state.saver == nil { state.adopt(saver, savesWrites: hasWriteHook) }
+      if state.saver == nil { state.saver = saver }
     }
   }
 
@@ -194,40 +169,28 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
     // NB: One thread at a time hands values to the key, always reading the latest value,
     //     so the last save the key sees carries the last write; 'TurnClaim' decides who.
     var saver: (any SharedKey<Value>)?
-    var deferringSaver: (any DeferredSaveKey<Value>)?
     TurnClaim.takeTurns(
-      claiming: { requestSave(claimingInto: &saver, &deferringSaver) },
+      claiming: { requestSave(claimingInto: &saver) },
       {
-        // NB: Written here, not in a method the keys are passed to: passing the two
-        //     existentials cost about 180 instructions a save.
         // NB: The continuation holds the reference until the key finishes the write, so a
         //     shared value created for the key meanwhile finds it and starts from the value
         //     being written, not from the store's older one.
         let continuation = SaveContinuation(self.description) { result in
           self.finishSave(result)
         }
-        if let deferringSaver {
-          deferringSaver.save(
-            reading: { self.readUntracked() },
-            context: .didSet,
-            continuation: continuation
-          )
-        } else {
-          saver?.save(readUntracked(), context: .didSet, continuation: continuation)
-        }
+        saver?.save(
+          reading: { self.readUntracked() },
+          context: .didSet,
+          continuation: continuation
+        )
       },
-      finishing: { finishSaving(claimingInto: &saver, &deferringSaver) }
+      finishing: { finishSaving(claimingInto: &saver) }
     )
   }
 
-  // NB: The key leaves the lock through 'inout', not as the result: a result of type
-  //     '(any SharedKey<Value>)?' makes the generic 'withLock' look up that type's metadata
-  //     on every save.
-
   /// Records a write, and claims the save and the key to save with if this thread saves it.
   private func requestSave(
-    claimingInto saver: inout (any SharedKey<Value>)?,
-    _ deferringSaver: inout (any DeferredSaveKey<Value>)?
+    claimingInto saver: inout (any SharedKey<Value>)?
   ) -> TurnClaim<DispatchSemaphore>.ChangeAction {
     let thread = currentThreadID()
     return state.withLock { state in
@@ -236,20 +199,17 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
       let action = state.turns.changed(by: thread)
       if case .none = action { return action }
       saver = current
-      deferringSaver = state.deferringSaver
       return action
     }
   }
 
   /// Ends a save, and claims the key to save with if this thread saves again.
   private func finishSaving(
-    claimingInto saver: inout (any SharedKey<Value>)?,
-    _ deferringSaver: inout (any DeferredSaveKey<Value>)?
+    claimingInto saver: inout (any SharedKey<Value>)?
   ) -> TurnClaim<DispatchSemaphore>.FinishAction {
     state.withLock { state in
       let action = state.turns.turnFinished()
       saver = state.saver
-      deferringSaver = state.deferringSaver
       return action
     }
   }

@@ -44,3 +44,8 @@ public protocol CoordinatedSharedKey<Value>: SharedKey {
   /// - Throws: The error of `body`, or an error of the store.
   func withTransaction(_ value: inout Value, _ body: (inout Value) throws -> Void) throws
 }
+
+extension CoordinatedSharedKey {
+  /// The key itself: its changes are transactions of its store.
+  public var _coordinatedKey: (any CoordinatedSharedKey<Value>)? { self }
+}

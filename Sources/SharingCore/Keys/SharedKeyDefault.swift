@@ -15,8 +15,12 @@ extension SharedReaderKey {
 }
 
 /// A key paired with a default value. Spelled ``SharedReaderKey/Default`` at use sites.
-public struct _SharedKeyDefault<Base: SharedReaderKey>: SharedReaderKey {
-  let base: Base
+///
+/// It does everything its key does (``_ForwardingKey``): shared values created from it are
+/// those of the key, saved, coordinated and identified as the key's.
+public struct _SharedKeyDefault<Base: SharedReaderKey>: _ForwardingKey {
+  /// The key paired with the default.
+  public let base: Base
   let defaultValue: @Sendable () -> Base.Value
 
   /// Pairs a key with the value used when its store has none.
@@ -38,34 +42,11 @@ public struct _SharedKeyDefault<Base: SharedReaderKey>: SharedReaderKey {
   /// key.initialValue  // true
   /// ```
   public var initialValue: Base.Value { defaultValue() }
-
-  /// The identity of the underlying key.
-  public var id: Base.ID { base.id }
-
-  /// Loads through the underlying key.
-  public func load(context: LoadContext<Base.Value>, continuation: LoadContinuation<Base.Value>) {
-    base.load(context: context, continuation: continuation)
-  }
-
-  /// Subscribes through the underlying key.
-  public func subscribe(
-    context: LoadContext<Base.Value>,
-    subscriber: SharedSubscriber<Base.Value>
-  ) -> SharedSubscription {
-    base.subscribe(context: context, subscriber: subscriber)
-  }
 }
 
-extension _SharedKeyDefault: SharedKey where Base: SharedKey {
-  /// Saves through the underlying key.
-  public func save(
-    _ value: Base.Value,
-    context: SaveContext,
-    continuation: SaveContinuation
-  ) {
-    base.save(value, context: context, continuation: continuation)
-  }
-}
+extension _SharedKeyDefault: SharedKey where Base: SharedKey {}
+
+extension _SharedKeyDefault: CoordinatedSharedKey where Base: CoordinatedSharedKey {}
 
 extension _SharedKeyDefault: CustomStringConvertible {
   /// The underlying key's description.
