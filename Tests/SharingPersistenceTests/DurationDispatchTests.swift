@@ -33,7 +33,7 @@ import Testing
       let url = directory.file("count.json")
       let storage = FileStorage.fileSystem(
         scheduler: DispatchWriteScheduler.shared,
-        pendingFiles: PendingFiles()
+        pendingWrites: PendingWrites()
       )
       withDependencies {
         $0.defaultFileStorage = storage

@@ -184,7 +184,7 @@ func withDiskStorage(
   _ body: (FileStorage, ManualWriteScheduler, TemporaryDirectory) async throws -> Void
 ) async throws {
   let scheduler = ManualWriteScheduler()
-  let storage = FileStorage.fileSystem(scheduler: scheduler, pendingFiles: PendingFiles())
+  let storage = FileStorage.fileSystem(scheduler: scheduler, pendingWrites: PendingWrites())
     .countingWrites()
   try await withTemporaryDirectory { directory in
     defer { storage.flushPendingWritesAndWait() }

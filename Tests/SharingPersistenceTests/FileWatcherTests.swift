@@ -151,7 +151,7 @@ import Testing
           backend: DiskFileSystem(watcher: watcher),
           scheduler: DispatchWriteScheduler.shared,
           throttle: .seconds(1),
-          pendingFiles: PendingFiles()
+          pendingWrites: PendingWrites()
         )
         defer { storage.flushPendingWritesAndWait() }
         let url = directory.file("count.json")

@@ -8,9 +8,9 @@ import Testing
 @Suite struct FlushTests {
   @Test func flushWritesEveryPendingFileOfEveryStorage() async throws {
     try await withTemporaryDirectory { directory in
-      let pendingFiles = PendingFiles()
+      let pendingWrites = PendingWrites()
       let storages = (0..<2).map { _ in
-        FileStorage.fileSystem(scheduler: ManualWriteScheduler(), pendingFiles: pendingFiles)
+        FileStorage.fileSystem(scheduler: ManualWriteScheduler(), pendingWrites: pendingWrites)
       }
       let urls = (0..<4).map { directory.file("file-\($0).json") }
       for (index, url) in urls.enumerated() {
@@ -25,7 +25,7 @@ import Testing
       }
       // NB: The first change of each file is written at once, the second waits.
       #expect(urls.map(fileText) == ["1", "2", "3", "4"])
-      pendingFiles.flushAndWait()
+      pendingWrites.flushAndWait()
       #expect(urls.map(fileText) == ["10", "20", "30", "40"])
     }
   }
@@ -34,10 +34,10 @@ import Testing
   /// on the thread that changed the value) has landed when the flush returns.
   @Test func programWideFlushWaitsForAWriteAlreadyUnderway() async throws {
     try await withTemporaryDirectory { directory in
-      let pendingFiles = PendingFiles()
+      let pendingWrites = PendingWrites()
       let storage = FileStorage.fileSystem(
         scheduler: ManualWriteScheduler(),
-        pendingFiles: pendingFiles
+        pendingWrites: pendingWrites
       )
       let url = directory.file("count.txt")
       let (encoding, release, flushed) = (
@@ -63,7 +63,7 @@ import Testing
       }
       let textAfterFlush = Locked<String?>(nil)
       Thread.detachNewThread {
-        pendingFiles.flushAndWait()
+        pendingWrites.flushAndWait()
         textAfterFlush.withLock { $0 = fileText(url) }
         flushed.signal()
       }

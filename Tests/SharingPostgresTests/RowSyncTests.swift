@@ -1,4 +1,5 @@
 import Foundation
+import SharingPersistence
 import Testing
 
 @testable import SharingPostgres

@@ -75,8 +75,8 @@ public struct CoordinatedFileStorageKey<Value: Sendable>: CoordinatedSharedKey {
   /// with the file, calls `body` once, and writes the result before releasing the lock.
   public func withTransaction(_ value: inout Value, _ body: (inout Value) throws -> Void) throws {
     var changed: (value: Value, bytes: Data)?
-    try base.file.change { bytes in
-      var current = try stored(in: bytes, memory: value)
+    try base.file.transaction { snapshot in
+      var current = try stored(in: snapshot.contents, memory: value)
       try body(&current)
       let encoded = try base.encode(current)
       changed = (current, encoded)
@@ -90,7 +90,7 @@ public struct CoordinatedFileStorageKey<Value: Sendable>: CoordinatedSharedKey {
   /// The value the file's `bytes` hold: decoded only if they are not those this key last
   /// read or wrote; the value in `memory` if the file holds no value.
   private func stored(in bytes: Data?, memory: Value) throws -> Value {
-    guard let bytes, !FileContents.holdsNoValue(bytes) else { return memory }
+    guard let bytes else { return memory }
     if let known = cache.value(for: bytes) { return known }
     let value: Value
     do {

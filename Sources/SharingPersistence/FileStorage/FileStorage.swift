@@ -32,14 +32,14 @@ public struct FileStorage: Hashable, Sendable {
     backend: any FileSystemBackend,
     scheduler: any WriteScheduler,
     throttle: Duration,
-    pendingFiles: PendingFiles,
+    pendingWrites: PendingWrites,
     writeCounts: WriteCounts? = nil
   ) {
     self.box = Box(
       backend: backend,
       scheduler: scheduler,
       throttle: throttle,
-      pendingFiles: pendingFiles,
+      pendingWrites: pendingWrites,
       writeCounts: writeCounts
     )
   }
@@ -55,7 +55,7 @@ public struct FileStorage: Hashable, Sendable {
     backend: DiskFileSystem(),
     scheduler: DispatchWriteScheduler.shared,
     throttle: .seconds(1),
-    pendingFiles: .shared
+    pendingWrites: .shared
   )
 
   /// A new, empty virtual file system held in memory.
@@ -68,7 +68,7 @@ public struct FileStorage: Hashable, Sendable {
       backend: InMemoryFileSystem(),
       scheduler: ImmediateWriteScheduler(),
       throttle: .zero,
-      pendingFiles: PendingFiles()
+      pendingWrites: PendingWrites()
     )
   }
 
@@ -91,7 +91,7 @@ public struct FileStorage: Hashable, Sendable {
       backend: DiskFileSystem(),
       scheduler: DispatchWriteScheduler.shared,
       throttle: throttle,
-      pendingFiles: .shared
+      pendingWrites: .shared
     )
   }
 
@@ -122,7 +122,7 @@ public struct FileStorage: Hashable, Sendable {
       backend: DiskFileSystem(),
       scheduler: scheduler,
       throttle: throttle,
-      pendingFiles: .shared
+      pendingWrites: .shared
     )
   }
 
@@ -158,23 +158,23 @@ public struct FileStorage: Hashable, Sendable {
       backend: InMemoryFileSystem(),
       scheduler: scheduler,
       throttle: throttle,
-      pendingFiles: PendingFiles()
+      pendingWrites: PendingWrites()
     )
   }
 
-  /// A storage whose pending writes are flushed by `pendingFiles` alone, not by
+  /// A storage whose pending writes are flushed by `pendingWrites` alone, not by
   /// ``flushPendingWrites()`` nor at exit: for tests that flush without touching other
   /// tests' storages.
   package static func fileSystem(
     scheduler: some WriteScheduler,
     throttle: Duration = .seconds(1),
-    pendingFiles: PendingFiles
+    pendingWrites: PendingWrites
   ) -> FileStorage {
     FileStorage(
       backend: DiskFileSystem(),
       scheduler: scheduler,
       throttle: throttle,
-      pendingFiles: pendingFiles
+      pendingWrites: pendingWrites
     )
   }
 
@@ -220,7 +220,7 @@ public struct FileStorage: Hashable, Sendable {
   /// then waits for writes another thread has started. To write every storage's pending
   /// values, and user defaults too, use ``flushPendingWrites()``.
   public func flushPendingWritesAndWait() {
-    PendingFiles.flushAndWait(box.files.all)
+    PendingWrites.flushAndWait(box.files.all)
   }
 
   /// The same storage, with another identity, that counts its writes and encodings for
@@ -230,7 +230,7 @@ public struct FileStorage: Hashable, Sendable {
       backend: box.backend,
       scheduler: box.scheduler,
       throttle: box.throttle,
-      pendingFiles: box.pendingFiles,
+      pendingWrites: box.pendingWrites,
       writeCounts: WriteCounts()
     )
   }
@@ -254,7 +254,7 @@ public struct FileStorage: Hashable, Sendable {
 
   /// The number of file records alive in the process, for every storage.
   package static var liveFileRecordCount: Int {
-    StoredFile.liveCount.withLock { $0 }
+    FileUses.liveCount.withLock { $0 }
   }
 
   /// A hold on the record of the file at `url`, shared by every key using this storage, for
@@ -266,6 +266,9 @@ public struct FileStorage: Hashable, Sendable {
 
   /// The file system the storage reads and writes.
   var backend: any FileSystemBackend { box.backend }
+
+  /// What the storage counts of its writes and encodings, if it counts them.
+  var writeCounts: WriteCounts? { box.writeCounts }
 
   /// Whether two values are the same storage.
   public static func == (lhs: Self, rhs: Self) -> Bool {
@@ -281,48 +284,51 @@ public struct FileStorage: Hashable, Sendable {
     let backend: any FileSystemBackend
     let scheduler: any WriteScheduler
     let throttle: Duration
-    let pendingFiles: PendingFiles
+    let pendingWrites: PendingWrites
     let writeCounts: WriteCounts?
-    let files = Registry<URL, StoredFile>()
+    let files = Registry<URL, FileRecord>()
 
     init(
       backend: any FileSystemBackend,
       scheduler: any WriteScheduler,
       throttle: Duration,
-      pendingFiles: PendingFiles,
+      pendingWrites: PendingWrites,
       writeCounts: WriteCounts?
     ) {
       self.backend = backend
       self.scheduler = scheduler
       self.throttle = throttle
-      self.pendingFiles = pendingFiles
+      self.pendingWrites = pendingWrites
       self.writeCounts = writeCounts
     }
 
     func holder(for url: URL, throttle: Duration?, isCoordinated: Bool) -> FileHolder {
-      // NB: Claimed under the registry's lock, so that the record cannot be released
-      //     between being found and being held.
-      let (file, effects) = files.use(url, creating: { makeFile(at: url) }) { file in
-        file.holderAdded(interval: throttle, isCoordinated: isCoordinated)
+      // NB: Held under the registry's lock, so that the record cannot be released between
+      //     being found and being held.
+      let (file, report) = files.use(url, creating: { makeFile(at: url) }) { file in
+        file.holderAdded()
+        return file.io.uses.added(
+          interval: throttle ?? self.throttle,
+          isCoordinated: isCoordinated,
+          of: url
+        )
       }
-      file.run(effects)
+      if let report { reportIssue(report) }
       return FileHolder(file: file)
     }
 
-    private func makeFile(at url: URL) -> StoredFile {
-      // NB: The disk's changes are played back as soon as they are noticed: only the
-      //     virtual file system's simulated ones wait for the scheduler, which a test
-      //     controls.
-      StoredFile(
-        url: url,
-        backend: backend,
+    private func makeFile(at url: URL) -> FileRecord {
+      FileRecord(
+        io: FileIO(url: url, backend: backend, writeCounts: writeCounts, uses: FileUses()),
+        machine: RecordStateMachine(interval: throttle),
         scheduler: scheduler,
-        throttle: throttle,
-        schedulesPlayback: backend is InMemoryFileSystem,
-        pendingFiles: pendingFiles,
-        writeCounts: writeCounts
+        pendingWrites: pendingWrites,
+        // NB: The disk's changes are played back as soon as they are noticed: only the
+        //     virtual file system's simulated ones wait for the scheduler, which a test
+        //     controls.
+        schedulesPlayback: backend is InMemoryFileSystem
       ) { [weak self] file in
-        self?.files.remove(file.url, ifIdenticalTo: file) { $0.confirmRelease() }
+        self?.files.remove(url, ifIdenticalTo: file) { $0.confirmRelease() }
       }
     }
   }

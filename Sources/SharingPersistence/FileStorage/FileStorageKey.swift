@@ -43,7 +43,7 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
   let isCoordinated: Bool
   /// The key's hold on its file's record, found once rather than at every save.
   private let holder: FileHolder
-  var file: StoredFile { holder.file }
+  var file: FileRecord { holder.file }
   /// Encodes in the key's format. A closure, so that a save captures no generic struct,
   /// whose type metadata it would look up.
   let encode: @Sendable (Value) throws -> Data
@@ -61,7 +61,10 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
     self.throttle = throttle
     self.isCoordinated = isCoordinated
     self.holder = storage.holder(for: self.url, throttle: throttle, isCoordinated: isCoordinated)
-    self.encode = { [format] in try format.encode($0) }
+    self.encode = { [format, writeCounts = storage.writeCounts, url = self.url] in
+      writeCounts?.recordEncode(for: url)
+      return try format.encode($0)
+    }
   }
 
   /// The file and the storage it lives in.
@@ -73,7 +76,7 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
   public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
     continuation.resume(
       with: Result { try isCoordinated ? file.loadLocked() : file.load() }.flatMap {
-        decoded($0, writeBack: { continuation.writeBackFinished($0) })
+        decoded($0.contents, writeBack: { continuation.writeBackFinished($0) })
       }
     )
   }
@@ -83,11 +86,18 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
     context: LoadContext<Value>,
     subscriber: SharedSubscriber<Value>
   ) -> SharedSubscription {
-    let cancel = file.subscribe { result in
-      subscriber.yield(
-        with: result.flatMap { decoded($0, writeBack: { subscriber.writeBackFinished($0) }) }
+    let cancel = file.subscribe(
+      FileRecord.Subscriber(
+        onChange: { result in
+          subscriber.yield(
+            with: result.flatMap {
+              decoded($0.contents, writeBack: { subscriber.writeBackFinished($0) })
+            }
+          )
+        },
+        onRetry: { subscriber.writeBackFinished($0) }
       )
-    }
+    )
     return SharedSubscription(cancel)
   }
 
@@ -106,23 +116,25 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
   ) {
     file.save(
       { [encode] in try encode(value()) },
-      context: context,
+      urgency: context == .userInitiated ? .immediate : .throttled,
       interval: throttle,
       continuation: continuation
     )
   }
 
+  /// The value the file's `contents` hold, `nil` for none.
+  ///
   /// - Parameter writeBack: Told how writing back a migrated value went.
   func decoded(
-    _ data: Data?,
+    _ contents: Data?,
     writeBack: @escaping @Sendable (Result<Void, any Error>) -> Void
   ) -> Result<Value?, any Error> {
-    guard let data, !FileContents.holdsNoValue(data) else {
+    guard let contents else {
       file.markDecodable()
       return .success(nil)
     }
     do {
-      switch try format.decode(data, location: url.lastPathComponent) {
+      switch try format.decode(contents, location: url.lastPathComponent) {
       case .current(let value):
         file.markDecodable()
         return .success(value)
@@ -133,7 +145,9 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
           //     made meanwhile is newer.
           writeBack(
             Result {
-              try file.change { [encode] current in current == data ? try encode(value) : nil }
+              try file.transaction { [encode] current in
+                current.contents == contents ? try encode(value) : nil
+              }
             }
           )
           return .success(value)
@@ -141,7 +155,7 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
         // NB: Written back at once, so that the value is migrated once, not at every load.
         file.save(
           { [encode] in try encode(value) },
-          context: .userInitiated,
+          urgency: .immediate,
           continuation: SaveContinuation(self.description, callback: writeBack)
         )
         return .success(value)
@@ -149,7 +163,7 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
     } catch {
       // NB: A condition of the data, not a programmer error: 'loadError' says it, and the
       //     bytes are kept aside before the file is next written.
-      file.markUndecodable(data)
+      file.markUndecodable(contents)
       return .failure(error)
     }
   }

@@ -6,12 +6,14 @@ import SharingDependencies
 final class WriteCounts: Sendable {
   private let counts = Locked<[URL: (writes: Int, encodes: Int)]>([:])
 
-  /// Counts a value encoded for `url`, and written to it if `wrote`.
-  func record(_ url: URL, wrote: Bool) {
-    counts.withLock { counts in
-      counts[url, default: (0, 0)].encodes += 1
-      if wrote { counts[url, default: (0, 0)].writes += 1 }
-    }
+  /// Counts a write of `url`.
+  func recordWrite(to url: URL) {
+    counts.withLock { $0[url, default: (0, 0)].writes += 1 }
+  }
+
+  /// Counts a value encoded to write `url`.
+  func recordEncode(for url: URL) {
+    counts.withLock { $0[url, default: (0, 0)].encodes += 1 }
   }
 
   func writes(to url: URL) -> Int { counts.withLock { $0[url]?.writes ?? 0 } }

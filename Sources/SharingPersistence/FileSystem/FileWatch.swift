@@ -1,13 +1,12 @@
 /// A watch of a file, started by ``FileSystemBackend/watch(_:onChange:)``.
-struct FileWatch: Sendable {
+struct FileWatch: RecordWatch {
   private let isActiveNow: @Sendable () -> Bool
-  /// Ends the watch.
-  let stop: @Sendable () -> Void
+  private let stopWatching: @Sendable () -> Void
 
   /// A watch that tells whether it sees every change with `isActive`, asked each time.
   init(isActive: @escaping @Sendable () -> Bool, stop: @escaping @Sendable () -> Void) {
     self.isActiveNow = isActive
-    self.stop = stop
+    self.stopWatching = stop
   }
 
   /// A watch that sees every change for as long as it lives, or never does.
@@ -19,4 +18,10 @@ struct FileWatch: Sendable {
   /// file stay true while it is watched. A watch that was active stops being so when the
   /// file's directory can no longer be watched.
   var isActive: Bool { isActiveNow() }
+
+  /// Whether every change to the file is reported now: ``isActive``.
+  var isLive: Bool { isActiveNow() }
+
+  /// Ends the watch.
+  func stop() { stopWatching() }
 }

@@ -28,7 +28,7 @@ public func flushPendingWrites() async {
   await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
     // NB: Writes happen on the thread that flushes: not one of the cooperative pool's.
     DispatchQueue.global().async {
-      PendingFiles.shared.flush {
+      PendingWrites.shared.flush {
         AppStorageCenter.shared.synchronizeUnsavedStores()
         finished.resume()
       }
@@ -48,6 +48,6 @@ public func flushPendingWrites() async {
 /// execv(path, arguments)
 /// ```
 public func flushPendingWritesAndWait() {
-  PendingFiles.shared.flushAndWait()
+  PendingWrites.shared.flushAndWait()
   AppStorageCenter.shared.synchronizeUnsavedStores()
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SharingCore
+import SharingPersistence
 
 /// The rules that keep one key's shared values and its row in step, as a state machine: it
 /// decides, ``SharedRow`` does the I/O.

@@ -1,5 +1,6 @@
 import Foundation
 import SharingDependencies
+import SharingPersistence
 
 #if canImport(Glibc)
   import Glibc

@@ -6,7 +6,7 @@ import Testing
 @testable import SharingPersistence
 
 /// What a file's state remembers of the bytes in it, and when it trusts them.
-@Suite struct StoredFileTests {
+@Suite struct FileRecordTests {
   let scheduler = ManualWriteScheduler()
   let storage: FileStorage
   let url: URL
@@ -140,11 +140,18 @@ import Testing
       let hasChanged = Locked(false)
       // NB: Subscribed first, so it hears the external change before the shared value does.
       let holder = storage.holder(for: url, throttle: throttle)
-      let unsubscribe = holder.file.subscribe { _ in
-        guard !hasChanged.withLock({ $0 }), let count = shared.withLock({ $0 }) else { return }
-        hasChanged.withLock { $0 = true }
-        count.withLock { $0 = 99 }
-      }
+      let unsubscribe = holder.file.subscribe(
+        FileRecord.Subscriber(
+          onChange: { _ in
+            guard !hasChanged.withLock({ $0 }), let count = shared.withLock({ $0 }) else {
+              return
+            }
+            hasChanged.withLock { $0 = true }
+            count.withLock { $0 = 99 }
+          },
+          onRetry: { _ in }
+        )
+      )
       defer { unsubscribe() }
       @Shared(.fileStorage(url, throttle: throttle)) var count = 0
       shared.withLock { $0 = $count }

@@ -1,0 +1,310 @@
+import Dispatch
+import Foundation
+import SharingCore
+import SharingDependencies
+
+/// One persisted record — a file, a row, a user defaults store — as every key of it in the
+/// process sees it: feeds ``RecordStateMachine`` its events under a lock, and performs what
+/// it decides after unlocking, with the I/O its store supplies.
+///
+/// No lock is held while encoding values, doing I/O, or calling continuations and
+/// subscribers.
+final class Record<IO: RecordIO>: FlushableRecord {
+  typealias Stamp = IO.Stamp
+
+  /// What a key subscribed to the record is told.
+  struct Subscriber: Sendable {
+    /// Told what the store holds after someone else changed it, or why it cannot be read.
+    let onChange: @Sendable (Result<StoredSnapshot<Stamp>, any Error>) -> Void
+    /// Told how writing a failed value again went, as no save waits for it.
+    let onRetry: @Sendable (Result<Void, any Error>) -> Void
+  }
+
+  /// Where the record's writes are made.
+  enum WriteThread {
+    /// On the thread that asks: the first change of a quiet period is on the store before
+    /// `withLock` returns.
+    case calling
+    /// Through the scheduler, or on a thread of the system's for an explicit save: for
+    /// stores whose writes may wait on a network.
+    case scheduled
+  }
+
+  let io: IO
+  private let scheduler: any WriteScheduler
+  private let pendingWrites: PendingWrites
+  private let writeThread: WriteThread
+  /// Whether others' changes are read through the scheduler, rather than on the thread that
+  /// noticed them: a test's virtual store decides when they are.
+  private let schedulesPlayback: Bool
+  private let onRelease: @Sendable (Record) -> Void
+  private let state: Locked<State>
+
+  private struct State {
+    var machine: RecordStateMachine<Stamp>
+    var subscribers: [Int: Subscriber] = [:]
+    var nextSubscriberID = 0
+    var watch: (any RecordWatch)?
+  }
+
+  init(
+    io: IO,
+    machine: RecordStateMachine<Stamp>,
+    scheduler: any WriteScheduler,
+    pendingWrites: PendingWrites,
+    writeThread: WriteThread = .calling,
+    schedulesPlayback: Bool = false,
+    onRelease: @escaping @Sendable (Record) -> Void = { _ in }
+  ) {
+    self.io = io
+    self.scheduler = scheduler
+    self.pendingWrites = pendingWrites
+    self.writeThread = writeThread
+    self.schedulesPlayback = schedulesPlayback
+    self.onRelease = onRelease
+    self.state = Locked(State(machine: machine))
+  }
+
+  // MARK: Holders
+
+  /// Counts a key holding the record. Call with the registry's lock held, so that the record
+  /// cannot be released between being found and being held.
+  func holderAdded() {
+    state.withLock { $0.machine.holderAdded() }
+  }
+
+  func holderRemoved() {
+    run(state.withLock { $0.machine.holderRemoved() })
+  }
+
+  /// Whether the record may leave its registry, which then gives it no more holders.
+  func confirmRelease() -> Bool {
+    state.withLock { $0.machine.confirmRelease() }
+  }
+
+  /// Whether no write is pending, under way, or failed.
+  var isIdle: Bool {
+    state.withLock { $0.machine.isIdle }
+  }
+
+  // MARK: Saving
+
+  /// Saves a change; `encode` is called only if it is written.
+  ///
+  /// - Parameter interval: The least time since the last write, if not the store's.
+  func save(
+    _ encode: @escaping @Sendable () throws -> Data,
+    urgency: WriteUrgency,
+    interval: Duration? = nil,
+    continuation: SaveContinuation? = nil
+  ) {
+    let write = PendingWrite(encode: encode, continuations: continuation.map { [$0] } ?? [])
+    let now = scheduler.now()
+    run(state.withLock { $0.machine.saved(write, urgency: urgency, interval: interval, now: now) })
+  }
+
+  func flush(_ done: @escaping @Sendable () -> Void) {
+    let now = scheduler.now()
+    run(state.withLock { $0.machine.flushRequested(now: now, done: done) })
+  }
+
+  /// Writes the pending value now, and waits for every write taken until then.
+  func flushAndWait() {
+    let flushed = DispatchSemaphore(value: 0)
+    flush { flushed.signal() }
+    flushed.wait()
+  }
+
+  // MARK: Reading
+
+  /// Reads the store, once this program's writes to it, pending or under way, have landed:
+  /// a value read without them would take the shared value back.
+  func load() throws -> StoredSnapshot<Stamp> {
+    if !isIdle { flushAndWait() }
+    let read = Result { try io.read() }
+    state.withLock { $0.machine.loaded(read) }
+    return try read.get()
+  }
+
+  func markUndecodable(_ contents: Data) {
+    state.withLock { $0.machine.markUndecodable(contents) }
+  }
+
+  func markDecodable() {
+    state.withLock { $0.machine.markDecodable() }
+  }
+
+  /// Tells `subscriber` of others' changes until the returned closure is called.
+  func subscribe(_ subscriber: Subscriber) -> @Sendable () -> Void {
+    let (id, actions) = state.withLock { state in
+      let id = state.nextSubscriberID
+      state.nextSubscriberID += 1
+      state.subscribers[id] = subscriber
+      return (id, state.machine.subscribed())
+    }
+    run(actions)
+    return { [self] in
+      run(
+        state.withLock { state in
+          guard state.subscribers.removeValue(forKey: id) != nil else { return [] }
+          return state.machine.unsubscribed()
+        }
+      )
+    }
+  }
+
+  /// Someone may have changed the record; `stamp` is its new stamp, if the notice tells it.
+  func changeNoticed(stamp: Stamp? = nil) {
+    guard schedulesPlayback else {
+      return run(state.withLock { $0.machine.changeNoticed(stamp: stamp) })
+    }
+    scheduler.schedule(after: .zero) { [weak self] in
+      guard let self else { return }
+      run(state.withLock { $0.machine.changeNoticed(stamp: stamp) })
+    }
+  }
+
+  // MARK: Reaching the store
+
+  /// The store can no longer be reached.
+  func becameUnreachable() {
+    state.withLock { $0.machine.becameUnreachable() }
+  }
+
+  /// The store can be reached again, or for the first time.
+  func becameReachable(afterLoss: Bool) {
+    let now = scheduler.now()
+    run(state.withLock { $0.machine.becameReachable(afterLoss: afterLoss, now: now) })
+  }
+
+  // MARK: Actions
+
+  /// Performs actions in order, with no lock held.
+  private func run(_ actions: [RecordAction<Stamp>]) {
+    for action in actions {
+      switch action {
+      case .write(let ticket):
+        perform(ticket) { [self] in write(ticket) }
+      case .checkBeforeWriting(let ticket):
+        perform(ticket) { [self] in
+          let read = Result { try io.read() }
+          let refusal = io.refusal(cause: read.error)
+          let now = scheduler.now()
+          run(
+            state.withLock {
+              $0.machine.checkedBeforeWriting(ticket, read, refusal: refusal, now: now)
+            }
+          )
+        }
+      case .schedule(let delay):
+        scheduler.schedule(after: delay) { [self] in
+          let now = scheduler.now()
+          run(state.withLock { $0.machine.scheduledTimeCame(now: now) })
+        }
+      case .scheduleRetry(let delay):
+        scheduler.schedule(after: delay) { [self] in
+          let now = scheduler.now()
+          run(state.withLock { $0.machine.retryTimeCame(now: now) })
+        }
+      case .resume(let continuations, let result):
+        for continuation in continuations { continuation.resume(with: result) }
+      case .discard:
+        break
+      case .reportRetry(let result):
+        for subscriber in sortedSubscribers() { subscriber.onRetry(result) }
+      case .finishFlushes(let flushes):
+        for done in flushes { done() }
+      case .registerPending:
+        pendingWrites.insert(self)
+      case .unregisterPending:
+        pendingWrites.remove(self)
+      case .startWatching(let generation):
+        startWatching(generation: generation)
+      case .stopWatching:
+        state.withLock { state in
+          defer { state.watch = nil }
+          return state.watch
+        }?.stop()
+      case .read(let ticket):
+        let read = Result { try io.read() }
+        run(state.withLock { $0.machine.readEnded(ticket, read) })
+      case .deliver(let result):
+        for subscriber in sortedSubscribers() { subscriber.onChange(result) }
+        run(state.withLock { $0.machine.deliveryEnded() })
+      case .release:
+        onRelease(self)
+      }
+    }
+  }
+
+  /// Runs a write where ``writeThread`` says.
+  private func perform(_ ticket: WriteTicket, _ work: @escaping @Sendable () -> Void) {
+    guard case .scheduled = writeThread else { return work() }
+    // NB: An explicit save may come from a thread of the cooperative pool, and a test's
+    //     scheduler may never run what it is given until the test advances it.
+    guard !ticket.isUrgent else { return DispatchQueue.global().async(execute: work) }
+    scheduler.schedule(after: .zero, work)
+  }
+
+  private func write(_ ticket: WriteTicket) {
+    // NB: Encoded here, outside every lock, and only for a value that is written: values
+    //     superseded while the throttle waited were never encoded.
+    let outcome: WriteOutcome<Stamp>
+    do {
+      let contents = try ticket.write.encode()
+      if case .some(contents) = ticket.unchangedContents,
+        state.withLock({ $0.watch?.isLive ?? false })
+      {
+        outcome = .skipped
+      } else {
+        let stamp = try io.write(contents, keepingAside: ticket.keepingAside)
+        outcome = .wrote(stamp, contents: contents)
+      }
+    } catch {
+      outcome = .failed(error)
+    }
+    let now = scheduler.now()
+    run(state.withLock { $0.machine.writeEnded(ticket, outcome, now: now) })
+  }
+
+  private func startWatching(generation: Int) {
+    // NB: Started without the lock: the store may report that it cannot watch.
+    let watch = io.watch { [weak self] stamp in self?.changeNoticed(stamp: stamp) }
+    let actions = state.withLock { state -> [RecordAction<Stamp>]? in
+      guard let actions = state.machine.watchStarted(generation: generation) else { return nil }
+      state.watch = watch
+      return actions
+    }
+    guard let actions else { return watch.stop() }
+    run(actions)
+  }
+
+  private func sortedSubscribers() -> [Subscriber] {
+    state.withLock { $0.subscribers.sorted { $0.key < $1.key }.map(\.value) }
+  }
+}
+
+extension Record where IO: TransactionalRecordIO {
+  /// Runs one change as a transaction of the store: `change` gets what the store holds, with
+  /// every other writer locked out, and returns the contents to write, or `nil` to leave it.
+  ///
+  /// What the transaction reads is not played back; what it writes is known as the program's
+  /// own.
+  func transaction(_ change: (StoredSnapshot<Stamp>) throws -> Data?) throws {
+    state.withLock { $0.machine.transactionBegan() }
+    var wrote: (stamp: Stamp, contents: Data)?
+    defer { run(state.withLock { $0.machine.transactionEnded(wrote: wrote) }) }
+    wrote = try io.transaction(
+      read: { read in state.withLock { $0.machine.transactionRead(read) } },
+      change
+    )
+  }
+}
+
+extension Result {
+  /// The error, if this is a failure.
+  fileprivate var error: Failure? {
+    guard case .failure(let error) = self else { return nil }
+    return error
+  }
+}

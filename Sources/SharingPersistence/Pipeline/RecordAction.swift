@@ -1,0 +1,103 @@
+import Foundation
+import SharingCore
+
+/// What ``RecordStateMachine`` asks ``Record`` to do, after unlocking, in order.
+enum RecordAction<Stamp: Equatable & Sendable> {
+  /// Encode and write this write, then feed ``RecordStateMachine/writeEnded(_:_:now:)``.
+  case write(WriteTicket)
+  /// Read the store, feed ``RecordStateMachine/checkedBeforeWriting(_:_:now:)``, then go on
+  /// as it says.
+  case checkBeforeWriting(WriteTicket)
+  /// Call ``RecordStateMachine/scheduledTimeCame(now:)`` after this delay.
+  case schedule(after: Duration)
+  /// Call ``RecordStateMachine/retryTimeCame(now:)`` after this delay.
+  case scheduleRetry(after: Duration)
+  /// Resume these saves with this result.
+  case resume([SaveContinuation], Result<Void, any Error>)
+  /// Let go of a value that will not be written, outside the lock: what its encoding
+  /// captures may be the last hold on a shared value, whose release calls back into the
+  /// record.
+  case discard(@Sendable () throws -> Data)
+  /// Tell the subscribers how writing a failed value again went: no save waits on it.
+  case reportRetry(Result<Void, any Error>)
+  /// Call these flushes' completions.
+  case finishFlushes([@Sendable () -> Void])
+  /// Add the record to its pending writes, flushed at exit.
+  case registerPending
+  /// Remove the record from its pending writes.
+  case unregisterPending
+  /// Start watching the store, then feed ``RecordStateMachine/watchStarted(generation:)``.
+  case startWatching(generation: Int)
+  /// Stop watching the store.
+  case stopWatching
+  /// Read the store, then feed ``RecordStateMachine/readEnded(_:_:)``.
+  case read(ReadTicket)
+  /// Hand this to every subscriber, then feed ``RecordStateMachine/deliveryEnded()``.
+  case deliver(Result<StoredSnapshot<Stamp>, any Error>)
+  /// Remove the record from its registry: nothing needs it.
+  case release
+}
+
+/// A change waiting to be written: how to encode it, called only when it is written, and the
+/// saves waiting on it.
+struct PendingWrite: Sendable {
+  var encode: @Sendable () throws -> Data
+  var continuations: [SaveContinuation] = []
+}
+
+/// How soon a change must reach the store.
+enum WriteUrgency: Sendable {
+  /// A change nobody waits for: within the interval.
+  case background
+  /// A change: at once in a quiet period, else after the interval.
+  case throttled
+  /// An explicit save: at once, or right after the write under way.
+  case immediate
+}
+
+/// A write taken to be made.
+struct WriteTicket: Sendable {
+  let write: PendingWrite
+  /// Its number: writes taken later have greater numbers.
+  let sequence: UInt64
+  /// Whether it was asked for at once (an explicit save, a flush), rather than by a throttle.
+  let isUrgent: Bool
+  /// Whether it writes again a failed value, with no save waiting on it.
+  let isRetry: Bool
+  /// Whether it carries a change saved during a delivery: it is read back once written.
+  let echoes: Bool
+  /// Bytes the store holds that could not be decoded: kept aside before writing.
+  let keepingAside: Data?
+  /// What the store holds, while a watch keeps that knowledge true: the same bytes are not
+  /// written again.
+  let unchangedContents: Data??
+}
+
+/// How a write ended.
+enum WriteOutcome<Stamp: Sendable> {
+  /// The store now holds `contents`, stamped `stamp`.
+  case wrote(Stamp, contents: Data)
+  /// The store held the bytes already.
+  case skipped
+  /// The write failed: it is made again later.
+  case failed(any Error)
+  /// The write was not made, as the store could not be read before it (`retried`: it is
+  /// made again later) or holds a value that wins over the change.
+  case refused(any Error, retried: Bool)
+}
+
+/// A read of the store taken to be made.
+struct ReadTicket: Sendable {
+  /// The number of writes taken when the read began: a write taken since may land after it.
+  let writesTaken: UInt64
+  /// The watch this read verifies, right after it started.
+  let verifiesWatch: Int?
+}
+
+/// What a store holds, as read.
+struct StoredSnapshot<Stamp: Sendable>: Sendable {
+  /// Changes whenever the contents do; `nil` when the store holds nothing.
+  let stamp: Stamp?
+  /// The bytes of the value; `nil` when the store holds no value.
+  let contents: Data?
+}
