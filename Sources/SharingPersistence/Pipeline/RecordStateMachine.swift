@@ -364,7 +364,9 @@ struct RecordStateMachine<Stamp: Equatable & Sendable> {
       if case .some = watchedContents { watchedContents = wrote.contents }
       if let superseded = pending {
         pending = nil
-        actions += [.resume(superseded.write.continuations, .success(())), .discard(superseded.write.encode)]
+        actions += [
+          .resume(superseded.write.continuations, .success(())), .discard(superseded.write.encode),
+        ]
       }
       if isDelivering { actions += readBack() }
     }
@@ -466,7 +468,9 @@ struct RecordStateMachine<Stamp: Equatable & Sendable> {
       // NB: The store changed after the pending value was set: the newer value wins, rather
       //     than being overwritten by the older one.
       pending = nil
-      actions += [.resume(replaced.write.continuations, .success(())), .discard(replaced.write.encode)]
+      actions += [
+        .resume(replaced.write.continuations, .success(())), .discard(replaced.write.encode),
+      ]
     }
     isDelivering = true
     reading = reading ?? ReadTicket(writesTaken: writesTaken, verifiesWatch: nil)
