@@ -47,9 +47,9 @@ public struct PostgresDatabase: Sendable {
     return PostgresDatabase(
       store: PostgresStore(
         backend: backend,
-        scheduler: DispatchScheduler.shared,
+        scheduler: DispatchWriteScheduler.shared,
         throttle: throttle,
-        flushesAtExit: true
+        pendingWrites: .shared
       ),
       label: ".server(\(String(reflecting: connectionString)), table: \"\(table)\")"
     )
@@ -77,9 +77,9 @@ public struct PostgresDatabase: Sendable {
     PostgresDatabase(
       store: PostgresStore(
         backend: InMemoryServer(),
-        scheduler: scheduler ?? DispatchScheduler.shared,
+        scheduler: scheduler ?? DispatchWriteScheduler.shared,
         throttle: throttle,
-        flushesAtExit: false
+        pendingWrites: PendingWrites()
       ),
       label: ".inMemory"
     )
@@ -97,7 +97,7 @@ public struct PostgresDatabase: Sendable {
   public func flushPendingWrites() async {
     await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
       DispatchQueue.global().async { [store] in
-        store.pendingRows.flushAndWait()
+        store.pendingWrites.flushAndWait()
         finished.resume()
       }
     }

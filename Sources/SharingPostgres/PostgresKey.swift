@@ -1,6 +1,7 @@
 public import Foundation
 public import SharingCore
 import SharingDependencies
+import SharingPersistence
 
 /// A ``/SharingCore/SharedKey`` that keeps a value in a row of a PostgreSQL table, shared live by
 /// every process, on every machine, that uses the key.
@@ -32,7 +33,9 @@ import SharingDependencies
 public struct PostgresKey<Value: Sendable>: SharedKey {
   let database: PostgresDatabase
   let key: String
-  let row: SharedRow
+  /// The key's hold on its row's record, found once rather than at every save.
+  private let holder: RecordHolder<RowIO>
+  var row: RowRecord { holder.record }
   let decode: @Sendable (Data) throws -> Value
   let encode: @Sendable (Value) throws -> Data
 
@@ -44,7 +47,7 @@ public struct PostgresKey<Value: Sendable>: SharedKey {
     @Dependency(\.defaultPostgresDatabase) var database
     self.database = database
     self.key = key
-    self.row = database.store.row(key)
+    self.holder = database.store.holder(for: key)
     self.decode = decode
     self.encode = encode
   }
@@ -57,9 +60,9 @@ public struct PostgresKey<Value: Sendable>: SharedKey {
   /// Reads the row; an explicit load writes the value's pending change first.
   public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
     let isUserInitiated = if case .userInitiated = context { true } else { false }
-    row.load(writingPendingFirst: isUserInitiated) { [self] result in
-      continuation.resume(with: result.flatMap(decoded))
-    }
+    continuation.resume(
+      with: Result { try row.load(waitingForWrites: isUserInitiated) }.flatMap(decoded)
+    )
   }
 
   /// Plays back changes committed by anyone else.
@@ -67,11 +70,12 @@ public struct PostgresKey<Value: Sendable>: SharedKey {
     context: LoadContext<Value>,
     subscriber: SharedSubscriber<Value>
   ) -> SharedSubscription {
-    let cancel = database.store.subscribe(row) { [self] result in
-      subscriber.yield(with: result.flatMap(decoded))
-    } writeBack: { result in
-      subscriber.writeBackFinished(result)
-    }
+    let cancel = row.subscribe(
+      RowRecord.Subscriber(
+        onChange: { [self] result in subscriber.yield(with: result.flatMap(decoded)) },
+        onRetry: { subscriber.writeBackFinished($0) }
+      )
+    )
     return SharedSubscription(cancel)
   }
 
@@ -90,18 +94,20 @@ public struct PostgresKey<Value: Sendable>: SharedKey {
   ) {
     row.save(
       { [encode] in try encode(value()) },
-      immediately: context == .userInitiated,
+      urgency: context == .userInitiated ? .immediate : .throttled,
       continuation: continuation
     )
   }
 
-  func decoded(_ row: StoredRow?) -> Result<Value?, any Error> {
-    guard let row else { return .success(nil) }
+  func decoded(_ snapshot: StoredSnapshot<Int64>) -> Result<Value?, any Error> {
+    guard let json = snapshot.contents, let version = snapshot.stamp else { return .success(nil) }
     do {
-      return .success(try decode(row.json))
+      let value = try decode(json)
+      row.markDecodable()
+      return .success(value)
     } catch {
-      self.row.markUndecodable()
-      return .failure(PostgresDecodingError(key: key, version: row.version, underlying: error))
+      row.markUndecodable(json)
+      return .failure(PostgresDecodingError(key: key, version: version, underlying: error))
     }
   }
 }

@@ -140,7 +140,7 @@ import Testing
       let hasChanged = Locked(false)
       // NB: Subscribed first, so it hears the external change before the shared value does.
       let holder = storage.holder(for: url, throttle: throttle)
-      let unsubscribe = holder.file.subscribe(
+      let unsubscribe = holder.record.subscribe(
         FileRecord.Subscriber(
           onChange: { _ in
             guard !hasChanged.withLock({ $0 }), let count = shared.withLock({ $0 }) else {

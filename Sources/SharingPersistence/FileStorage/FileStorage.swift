@@ -260,7 +260,11 @@ public struct FileStorage: Hashable, Sendable {
   /// A hold on the record of the file at `url`, shared by every key using this storage, for
   /// a key asking for `throttle` between writes (`nil` for the storage's), or for
   /// coordinated changes.
-  func holder(for url: URL, throttle: Duration?, isCoordinated: Bool = false) -> FileHolder {
+  func holder(
+    for url: URL,
+    throttle: Duration?,
+    isCoordinated: Bool = false
+  ) -> RecordHolder<FileIO> {
     box.holder(for: url, throttle: throttle, isCoordinated: isCoordinated)
   }
 
@@ -302,7 +306,7 @@ public struct FileStorage: Hashable, Sendable {
       self.writeCounts = writeCounts
     }
 
-    func holder(for url: URL, throttle: Duration?, isCoordinated: Bool) -> FileHolder {
+    func holder(for url: URL, throttle: Duration?, isCoordinated: Bool) -> RecordHolder<FileIO> {
       // NB: Held under the registry's lock, so that the record cannot be released between
       //     being found and being held.
       let (file, report) = files.use(url, creating: { makeFile(at: url) }) { file in
@@ -314,7 +318,7 @@ public struct FileStorage: Hashable, Sendable {
         )
       }
       if let report { reportIssue(report) }
-      return FileHolder(file: file)
+      return RecordHolder(record: file) { file.io.uses.removed() }
     }
 
     private func makeFile(at url: URL) -> FileRecord {

@@ -42,8 +42,8 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
   /// migrated value is written back under the exclusive one.
   let isCoordinated: Bool
   /// The key's hold on its file's record, found once rather than at every save.
-  private let holder: FileHolder
-  var file: FileRecord { holder.file }
+  private let holder: RecordHolder<FileIO>
+  var file: FileRecord { holder.record }
   /// Encodes in the key's format. A closure, so that a save captures no generic struct,
   /// whose type metadata it would look up.
   let encode: @Sendable (Value) throws -> Data

@@ -2,7 +2,7 @@ import Dispatch
 import SharingDependencies
 
 /// A record that writes what it holds pending when asked.
-protocol FlushableRecord: AnyObject, Sendable {
+package protocol FlushableRecord: AnyObject, Sendable {
   /// Writes the pending value now, on the calling thread, and calls `done` once every write
   /// taken until then has ended.
   func flush(_ done: @escaping @Sendable () -> Void)

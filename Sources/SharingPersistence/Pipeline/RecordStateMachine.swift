@@ -27,9 +27,13 @@ import SharingCore
 ///   newer value replaces a pending change. A change saved while a delivery is under way
 ///   may reach the shared values before the delivered value does: the write carrying it is
 ///   read back and delivered once it landed, so that values and store agree.
-struct RecordStateMachine<Stamp: Equatable & Sendable> {
+package struct RecordStateMachine<Stamp: Equatable & Sendable> {
   /// The least time between two throttled writes, unless a change asks for its own.
   let interval: Duration
+  /// Whether the first change of a quiet period is written by the thread that made it,
+  /// rather than as soon as the scheduler can: a store on a network is not written from a
+  /// thread that changed a value.
+  let writesQuietChangesAtOnce: Bool
   /// Whether a failed write is made again after a growing delay while the store is reachable.
   let retriesAfterDelay: Bool
 
@@ -88,8 +92,13 @@ struct RecordStateMachine<Stamp: Equatable & Sendable> {
   private(set) var holders = 0
   private var isReleased = false
 
-  init(interval: Duration, retriesAfterDelay: Bool = false) {
+  package init(
+    interval: Duration,
+    writesQuietChangesAtOnce: Bool = true,
+    retriesAfterDelay: Bool = false
+  ) {
     self.interval = interval
+    self.writesQuietChangesAtOnce = writesQuietChangesAtOnce
     self.retriesAfterDelay = retriesAfterDelay
   }
 
@@ -138,7 +147,7 @@ struct RecordStateMachine<Stamp: Equatable & Sendable> {
     guard writing == nil else { return actions }
     let sinceLast = lastWrite.map { now - $0 }
     let isQuiet = urgency == .throttled && sinceLast.map { $0 >= interval } ?? true
-    if pending?.isImmediate == true || (isQuiet && !isScheduled) {
+    if pending?.isImmediate == true || (isQuiet && !isScheduled && writesQuietChangesAtOnce) {
       return actions + take(now: now)
     }
     guard !isScheduled else { return actions }
@@ -309,10 +318,16 @@ struct RecordStateMachine<Stamp: Equatable & Sendable> {
 
   // MARK: Reaching the store
 
-  /// The store can no longer be reached: failed writes wait until it can.
-  mutating func becameUnreachable() {
+  /// The store can no longer be reached, because of `error`: failed writes wait until it
+  /// can, and the subscribers are told.
+  mutating func becameUnreachable(because error: any Error) -> [RecordAction<Stamp>] {
     isReachable = false
     watchedContents = nil
+    deliversKnown = true
+    guard subscribers > 0, reading == nil else { return [] }
+    isDelivering = true
+    reading = ReadTicket(writesTaken: writesTaken, verifiesWatch: nil)
+    return [.deliver(.failure(error))]
   }
 
   /// The store can be reached again — or for the first time. A failed write is made first;
@@ -450,18 +465,22 @@ struct RecordStateMachine<Stamp: Equatable & Sendable> {
       isDelivering = true
       return [.deliver(.failure(error))]
     case .success(let snapshot):
-      let isKnown = known == .some(snapshot.stamp) && !isUnreadable
-      // NB: A failed write's value is newer than what the program knew: a read must not
-      //     take it back, unless someone else changed the store since.
-      if isKnown, !deliversKnown || failed != nil { return readAgainIfAsked() + releaseIfUnused() }
+      guard known == .some(snapshot.stamp), !isUnreadable else { return accept(snapshot) }
+      // NB: What the program knows is delivered again only when asked for, and only when
+      //     nothing of the program's is newer: a pending, failed or landing change would be
+      //     taken back in memory, and then written without being played back.
+      guard deliversKnown, isIdle else { return readAgainIfAsked() + releaseIfUnused() }
       deliversKnown = false
-      return accept(snapshot)
+      isDelivering = true
+      reading = ReadTicket(writesTaken: writesTaken, verifiesWatch: nil)
+      return [.deliver(.success(snapshot))]
     }
   }
 
   /// Takes `snapshot` as what the store holds, newer than any pending change, and delivers it.
   private mutating func accept(_ snapshot: StoredSnapshot<Stamp>) -> [RecordAction<Stamp>] {
     (known, isUnreadable) = (snapshot.stamp, false)
+    deliversKnown = false
     if case .some = watchedContents { watchedContents = snapshot.contents }
     var actions = forgetFailed()
     if let replaced = pending {
