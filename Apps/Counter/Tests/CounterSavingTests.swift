@@ -44,8 +44,8 @@ import Testing
 
   @Test func folderThatTakesNoFilesIsAnErrorEvenWhenFoundationSaysNothing() async throws {
     try await withTemporaryDirectory { directory in
-      // NB: No file can be created in /sys/kernel, by root either; Foundation writes the
-      //     user defaults there without a word, and they are lost.
+      // No file can be created in /sys/kernel, by root either; Foundation writes the user
+      // defaults there without a word, and they are lost.
       let config = ["XDG_CONFIG_HOME": "/sys/kernel"]
       let counter = try Program("counter")
       let increment = try await counter.run(["increment"], in: directory, environment: config)

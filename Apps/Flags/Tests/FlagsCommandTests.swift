@@ -81,7 +81,7 @@ import Testing
         in: directory
       )
       #expect(run.status == 1)
-      // NB: libpq's words, which its versions vary, follow; they span two lines from libpq.
+      // libpq's words, which vary with its version, follow; libpq writes them on two lines.
       #expect(
         run.errorOutput.hasPrefix(
           "flags: Cannot read the flags: connection to server on socket"

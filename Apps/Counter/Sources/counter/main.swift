@@ -71,7 +71,7 @@ if storeProblem == nil {
 
 if let storeProblem {
   let place = "\(storeFile.path): \(storeProblem)"
-  // NB: Showing the count changes nothing the user asked for: only this launch goes uncounted.
+  // Showing the count changes nothing the user asked for: only this launch goes uncounted.
   guard arguments.command == .show else { terminal.fail("The count was not saved to \(place).") }
   terminal.say("Count: \(counter.count)")
   terminal.warn("warning: This launch was not counted: it cannot be saved to \(place).")

@@ -53,8 +53,8 @@ case .watch:
   var shownProblem: FlagsProblem?
   terminal.say(FeatureFlags.listing(shown))
   terminal.say("Watching for changes (Ctrl-C to stop)…")
-  // NB: The flags are kept current by their key, in the background; this loop only shows
-  //     what changed: the flags, or whether they can be read.
+  // The flags are kept current by their key, in the background; this loop only shows what
+  // changed: the flags, or whether they can be read.
   while true {
     try await Task.sleep(for: .milliseconds(50))
     let current = (flags: flags.flags, problem: flags.loadError.map(problem))

@@ -17,7 +17,7 @@ var console = StandardConsole()
 let flow = SignUpFlow(signUpData: Shared(value: SignUpData()))
 do {
   guard let data = try flow.run(on: &console) else {
-    // NB: A choice the user made, not a failure: it ends with success.
+    // A choice the user made, not a failure.
     console.write("\nSign-up cancelled; nothing was submitted.\n")
     terminal.exit(.success)
   }

@@ -18,8 +18,8 @@ do {
 }
 let monitor = SystemMonitor(directory: arguments.directory, interval: arguments.interval)
 
-// NB: The first readings are shown alike in both modes: readings that cannot be made end
-//     the program with a failure, as 'once' does, rather than be watched.
+// The first readings are shown alike in both modes: readings that cannot be made end the
+// program with a failure, as 'once' does, rather than be watched.
 await monitor.waitUntilLoaded()
 var shown = (line: monitor.line, errors: monitor.errors.map { "\($0)" })
 terminal.say(shown.line)
@@ -29,8 +29,8 @@ guard case .watch(let duration) = arguments.command, shown.errors.isEmpty else {
 }
 
 let end = duration.map { ContinuousClock.now + $0 }
-// NB: The readers are kept current by their key, in the background; this loop only prints
-//     them when they change, and each new error once.
+// The readers are kept current by their key, in the background; this loop only prints them
+// when they change, and each new error once.
 while end.map({ ContinuousClock.now < $0 }) ?? true {
   try await Task.sleep(for: .milliseconds(50))
   let current = (line: monitor.line, errors: monitor.errors.map { "\($0)" })
