@@ -1,5 +1,9 @@
 /// One row of a results table: an operation, the baseline it is compared with, and the
 /// largest acceptable ratio between the two.
+///
+/// Only instruction counts are judged (`scripts/benchmark --check`): they do not move with
+/// the machine or its load. Times, heap bytes and counts are information, shown beside the
+/// goal they are expected to meet.
 struct Benchmark {
   let name: String
   let workload: Workload
@@ -10,9 +14,11 @@ struct Benchmark {
   let target: Target
 
   enum Target {
-    /// The median must be at most this multiple of the baseline's median.
+    /// The instructions of one operation must be at most this multiple of the baseline's.
+    /// Without instruction counts (a suite in milliseconds, or `--timed-only`), the timed
+    /// ratio is shown against it as information.
     case ratio(Double)
-    /// The measured value must be at most this, in the unit of the suite.
+    /// A goal for the measured value, in the unit of the suite: shown, not judged.
     case atMost(Double)
     /// Reported, not judged.
     case none
