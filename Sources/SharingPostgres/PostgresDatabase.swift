@@ -108,3 +108,9 @@ extension PostgresDatabase: CustomStringConvertible {
   /// The database as created, e.g. `.server("", table: "sharing_values")`.
   public var description: String { label }
 }
+
+extension PostgresDatabase {
+  /// The number of rows this process keeps a record of: those a key holds, or with a write
+  /// to make.
+  package var rowRecordCount: Int { store.rowCount }
+}
