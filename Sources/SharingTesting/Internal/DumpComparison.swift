@@ -25,10 +25,11 @@ struct DumpComparison {
   init(isEqual: () -> Bool, expected: Any, actual: Any, tracker: ChangeTracker?) {
     let dumper = Dumper()
     guard let tracker else {
+      // NB: Inside an assertion the caller runs, compared and dumped as `==` compares.
       self.init(
         isEqual: isEqual(),
         expected: dumper.node(for: expected),
-        actual: dumper.node(for: actual)
+        actual: ChangeTracker.withoutAsserting { dumper.node(for: actual) }
       )
       return
     }
@@ -41,7 +42,11 @@ struct DumpComparison {
 
   /// A failure message: `title: …`, the diff and its legend; or, when the dumps are equal,
   /// `undetected` followed by the actual dump.
-  func message(title: String, undetected: String, format: DiffFormat = .default) -> String {
+  func message(
+    title: String,
+    undetected: String,
+    format: DiffFormat = .failureMessage
+  ) -> String {
     guard let difference = diff(expected, actual, format: format) else {
       return """
         \(undetected)
