@@ -144,6 +144,17 @@ struct DiskFileSystem: FileSystemBackend {
     }
   }
 
+  func createEmptyFileIfMissing(at url: URL) {
+    guard access(url.path, F_OK) != 0, errno == ENOENT else { return }
+    try? FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(),
+      withIntermediateDirectories: true
+    )
+    // NB: Exclusively: a file another program created meanwhile is left as it is.
+    let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+    if descriptor >= 0 { close(descriptor) }
+  }
+
   func externalWrite(_ data: Data?, to url: URL) throws {
     guard let data else {
       guard unlink(url.path) == 0 || errno == ENOENT else { throw Self.posixError(errno) }

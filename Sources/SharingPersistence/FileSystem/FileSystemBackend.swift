@@ -22,6 +22,10 @@ protocol FileSystemBackend: Sendable {
   /// or re-created by someone else, until the returned watch is stopped.
   func watch(_ url: URL, onChange: @escaping @Sendable () -> Void) -> FileWatch
 
+  /// Creates an empty file at `url`, and its directory, if there is no file there, as
+  /// swift-sharing does for a file it watches; never touches a file that exists.
+  func createEmptyFileIfMissing(at url: URL)
+
   /// Removes the temporary files that writes of `url` killed before their rename left behind.
   func removeAbandonedTemporaryFiles(of url: URL)
 

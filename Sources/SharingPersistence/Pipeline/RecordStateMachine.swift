@@ -67,6 +67,8 @@ package struct RecordStateMachine<Stamp: Equatable & Sendable> {
 
   /// The stamp of what the store held when the program last read or wrote it, if it did.
   private var known: Stamp??
+  /// Whether what the store held then was no value.
+  private var knownHoldsNoValue = false
   /// Whether the store could not be read the last time it was.
   private var isUnreadable = false
   /// Bytes the store held that could not be decoded: kept aside before they are overwritten.
@@ -216,7 +218,7 @@ package struct RecordStateMachine<Stamp: Equatable & Sendable> {
     switch read {
     case .success(let snapshot) where snapshot.contents == nil || snapshot.stamp == known:
       isUnreadable = false
-      known = snapshot.stamp
+      know(snapshot)
       return [.write(ticket)]
     case .success(let snapshot):
       // NB: Accepted first, so that the pending change it replaces is not written after it.
@@ -239,7 +241,7 @@ package struct RecordStateMachine<Stamp: Equatable & Sendable> {
     let result: Result<Void, any Error>
     switch outcome {
     case .wrote(let stamp, let contents):
-      (known, isUnreadable, undecodable) = (stamp, false, nil)
+      (known, knownHoldsNoValue, isUnreadable, undecodable) = (stamp, false, false, nil)
       actions += forgetFailed()
       if subscribers > 0, watch != .none, case .some = watchedContents {
         watchedContents = contents
@@ -295,6 +297,11 @@ package struct RecordStateMachine<Stamp: Equatable & Sendable> {
     pending = Pending(write: PendingWrite(encode: failed), isImmediate: true, isRetry: true)
     readsAgain = true
     return take(now: now)
+  }
+
+  private mutating func know(_ snapshot: StoredSnapshot<Stamp>) {
+    known = snapshot.stamp
+    knownHoldsNoValue = snapshot.contents == nil
   }
 
   /// Forgets the failed write's value: someone's newer value replaced it.
@@ -362,7 +369,7 @@ package struct RecordStateMachine<Stamp: Equatable & Sendable> {
   /// the transaction starts from it and the shared values then take its result.
   mutating func transactionRead(_ read: Result<StoredSnapshot<Stamp>, any Error>) {
     guard case .success(let snapshot) = read else { return }
-    known = snapshot.stamp
+    know(snapshot)
     isUnreadable = false
   }
 
@@ -374,7 +381,7 @@ package struct RecordStateMachine<Stamp: Equatable & Sendable> {
     isInTransaction = false
     var actions: [RecordAction<Stamp>] = []
     if let wrote {
-      (known, isUnreadable, undecodable) = (wrote.stamp, false, nil)
+      (known, knownHoldsNoValue, isUnreadable, undecodable) = (wrote.stamp, false, false, nil)
       actions += forgetFailed()
       if case .some = watchedContents { watchedContents = wrote.contents }
       if let superseded = pending {
@@ -396,7 +403,8 @@ package struct RecordStateMachine<Stamp: Equatable & Sendable> {
     guard isIdle else { return }
     switch read {
     case .success(let snapshot):
-      (known, isUnreadable) = (snapshot.stamp, false)
+      know(snapshot)
+      isUnreadable = false
     case .failure:
       isUnreadable = true
     }
@@ -464,6 +472,11 @@ package struct RecordStateMachine<Stamp: Equatable & Sendable> {
       guard !wasUnreadable else { return readAgainIfAsked() + releaseIfUnused() }
       isDelivering = true
       return [.deliver(.failure(error))]
+    case .success(let snapshot)
+    where snapshot.contents == nil && knownHoldsNoValue && !isUnreadable && !deliversKnown:
+      // NB: No value then, no value now: the value did not change (a file created empty).
+      know(snapshot)
+      return readAgainIfAsked() + releaseIfUnused()
     case .success(let snapshot):
       guard known == .some(snapshot.stamp), !isUnreadable else { return accept(snapshot) }
       // NB: What the program knows is delivered again only when asked for, and only when
@@ -479,7 +492,8 @@ package struct RecordStateMachine<Stamp: Equatable & Sendable> {
 
   /// Takes `snapshot` as what the store holds, newer than any pending change, and delivers it.
   private mutating func accept(_ snapshot: StoredSnapshot<Stamp>) -> [RecordAction<Stamp>] {
-    (known, isUnreadable) = (snapshot.stamp, false)
+    know(snapshot)
+    isUnreadable = false
     deliversKnown = false
     if case .some = watchedContents { watchedContents = snapshot.contents }
     var actions = forgetFailed()

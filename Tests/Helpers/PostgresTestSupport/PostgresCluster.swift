@@ -224,6 +224,10 @@ public final class PostgresCluster: Sendable {
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    // NB: And nothing else: a descriptor of this process that the server inherited — such as
+    //     the one through which Foundation's Process learns that another test's program
+    //     ended — would stay open as long as the server runs.
+    closeDescriptorsFrom3(in: &actions)
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid = pid_t()
@@ -237,6 +241,18 @@ public final class PostgresCluster: Sendable {
     }
     return text
   }
+}
+
+/// Makes a spawned process close every descriptor from 3 on, with glibc's
+/// `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc module
+/// does not import.
+private func closeDescriptorsFrom3(in actions: inout posix_spawn_file_actions_t) {
+  typealias AddCloseFrom =
+    @convention(c) (
+      UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32
+    ) -> Int32
+  guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return }
+  _ = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, 3)
 }
 
 /// Why a cluster could not be set up.
