@@ -31,7 +31,8 @@ protocol FileSystemBackend: Sendable {
   /// A thread asking for a lock it holds gets, at once, a lock that is a
   /// ``FileLock/isReentry``: waiting would be for itself, forever.
   ///
-  /// - Throws: A ``FileLockError`` naming why the lock cannot be taken.
+  /// - Throws: A ``FileLockError`` naming why the lock cannot be taken, or a
+  ///   ``ProtectedSymbolicLinkError`` if a link leading to the file must not be followed.
   func lock(_ url: URL, exclusive: Bool) throws -> FileLock
 }
 
