@@ -40,3 +40,44 @@ func withoutHanging<R>(
   }
   return try await body()
 }
+
+/// An exclusive `flock` on a file, held through a descriptor of its own, as another program
+/// holding the lock would: `flock` locks made through two descriptors conflict, even in one
+/// process.
+final class HeldLock: Sendable {
+  private let descriptor: Int32
+  private let isHeld = Locked(true)
+  /// The inode of the locked file, which `/proc/locks` names.
+  let inode: UInt64
+
+  /// Creates the file at `url` if missing, and locks it.
+  init(_ url: URL) throws {
+    descriptor = open(url.path, O_RDONLY | O_CREAT | O_CLOEXEC, 0o644)
+    try #require(descriptor >= 0)
+    try #require(flock(descriptor, LOCK_EX) == 0)
+    inode = try SharingPersistenceTests.inode(of: url)
+  }
+
+  /// Releases the lock, once.
+  func release() {
+    let wasHeld = isHeld.withLock { isHeld in
+      defer { isHeld = false }
+      return isHeld
+    }
+    if wasHeld { close(descriptor) }
+  }
+
+  deinit { release() }
+
+  /// How many `flock` calls on the file wait for this lock now, as `/proc/locks` lists them,
+  /// each with the `->` of a blocked request.
+  var waiterCount: Int {
+    guard let locks = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else {
+      return 0
+    }
+    return locks.split(separator: "\n").count { line in
+      let fields = line.split(separator: " ")
+      return fields.contains("->") && fields.contains { $0.hasSuffix(":\(inode)") }
+    }
+  }
+}

@@ -21,7 +21,8 @@ extension DiskFileSystem {
   /// the lock when the process ends, however it ends.
   ///
   /// The lock file must be a regular file: a symbolic link there is never followed, nor
-  /// created through, and a FIFO is never waited on.
+  /// created through, and a FIFO is never waited on. Another holder is waited for at most
+  /// ``lockTimeout``.
   ///
   /// A thread that holds the lock file's lock, for this path or another leading to the same
   /// file, gets a ``FileLock/isReentry`` lock at once.
@@ -31,7 +32,7 @@ extension DiskFileSystem {
     //     holder asking again would wait for itself.
     return try Self.holders.lock(lockURL.path) {
       do {
-        return try Self.takeLock(lockURL, exclusive: exclusive)
+        return try Self.takeLock(lockURL, exclusive: exclusive, timeout: lockTimeout)
       } catch {
         throw FileLockError(url: url, lockURL: lockURL, cause: error)
       }
@@ -41,8 +42,12 @@ extension DiskFileSystem {
   /// The locks of lock files held by the threads of the process.
   private static let holders = FileLockHolders<String>()
 
-  /// Takes the `flock` of the lock file at `lockURL`, waiting as long as it takes.
-  private static func takeLock(_ lockURL: URL, exclusive: Bool) throws -> FileLock {
+  /// Takes the `flock` of the lock file at `lockURL`, waiting at most `timeout`.
+  private static func takeLock(
+    _ lockURL: URL,
+    exclusive: Bool,
+    timeout: Duration
+  ) throws -> FileLock {
     var descriptor = openLockFile(lockURL, creating: exclusive)
     if descriptor < 0, errno == ENOENT || errno == ENOTDIR {
       guard exclusive else { return FileLock {} }
@@ -65,15 +70,13 @@ extension DiskFileSystem {
       close(descriptor)
       throw error
     }
-    while flock(descriptor, exclusive ? LOCK_EX : LOCK_SH) != 0 {
-      guard errno == EINTR else {
-        let error = posixError(errno)
-        close(descriptor)
-        throw error
-      }
-    }
+    let locked = try takeFlock(
+      descriptor,
+      of: lockURL.path,
+      exclusive: exclusive,
+      timeout: timeout
+    )
     // NB: Closing the descriptor releases the lock.
-    let locked = descriptor
     return FileLock { close(locked) }
   }
 

@@ -21,6 +21,8 @@ import SharingDependencies
 struct DiskFileSystem: FileSystemBackend {
   /// What notices changes to the files.
   var watcher = FileWatcher.shared
+  /// The longest ``lock(_:exclusive:)`` waits for a lock held elsewhere.
+  var lockTimeout: Duration = FileStorage.defaultLockTimeout
 
   func contents(of url: URL) throws -> Data? {
     // NB: Non-blocking, so that a FIFO in place of the file is refused below rather than

@@ -43,6 +43,19 @@ struct UnusableLockFileError: Error, CustomStringConvertible {
   }
 }
 
+/// Why a lock was not taken: another holder kept it longer than the storage waits.
+struct FileLockTimeoutError: Error, CustomStringConvertible {
+  /// How long the lock was waited for.
+  let waited: Duration
+
+  var description: String {
+    """
+    another process held it for longer than \(waited), the longest a file storage waits for \
+    it (see FileStorage.fileSystem(throttle:lockTimeout:))
+    """
+  }
+}
+
 /// Why a coordinated change was refused: it was made from inside a change of the same file,
 /// on the thread holding the file's lock, whose write would replace it.
 struct NestedFileChangeError: LocalizedError, CustomStringConvertible {

@@ -26,7 +26,8 @@ protocol FileSystemBackend: Sendable {
   func removeAbandonedTemporaryFiles(of url: URL)
 
   /// Locks the file at `url` against every other holder of its lock, in any process, waiting
-  /// as long as another holds it: alone if `exclusive`, else with other readers.
+  /// while another holds it (on the disk, at most its ``DiskFileSystem/lockTimeout``): alone
+  /// if `exclusive`, else with other readers.
   ///
   /// A thread asking for a lock it holds gets, at once, a lock that is a
   /// ``FileLock/isReentry``: waiting would be for itself, forever.
