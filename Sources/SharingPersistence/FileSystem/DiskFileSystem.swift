@@ -142,30 +142,6 @@ struct DiskFileSystem: FileSystemBackend {
     return String(decoding: buffer[..<count], as: UTF8.self)
   }
 
-  /// Removes the temporary files of `url` that writes killed before their rename left behind.
-  ///
-  /// Only files untouched for a minute are removed: a younger one may belong to a write in
-  /// progress in another process.
-  func removeAbandonedTemporaryFiles(of url: URL) {
-    guard let url = try? Self.destination(of: url) else { return }
-    let directory = url.deletingLastPathComponent()
-    let prefix = ".\(url.lastPathComponent)."
-    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
-    else { return }
-    let cutoff = Date().addingTimeInterval(-60)
-    for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
-      guard UUID(uuidString: String(name.dropFirst(prefix.count).dropLast(4))) != nil else {
-        continue
-      }
-      let path = directory.appendingPathComponent(name).path
-      guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-        attributes[.type] as? FileAttributeType == .typeRegular,
-        let modified = attributes[.modificationDate] as? Date, modified < cutoff
-      else { continue }
-      unlink(path)
-    }
-  }
-
   func externalWrite(_ data: Data?, to url: URL) throws {
     guard let data else {
       guard unlink(url.path) == 0 || errno == ENOENT else { throw Self.posixError(errno) }
