@@ -30,12 +30,14 @@ protocol FileSystemBackend: Sendable {
   func removeAbandonedTemporaryFiles(of url: URL)
 
   /// Locks the file at `url` against every other holder of its lock, in any process, waiting
-  /// as long as another holds it: alone if `exclusive`, else with other readers.
+  /// while another holds it (on the disk, at most its ``DiskFileSystem/lockTimeout``): alone
+  /// if `exclusive`, else with other readers.
   ///
   /// A thread asking for a lock it holds gets, at once, a lock that is a
   /// ``FileLock/isReentry``: waiting would be for itself, forever.
   ///
-  /// - Throws: A ``FileLockError`` naming why the lock cannot be taken.
+  /// - Throws: A ``FileLockError`` naming why the lock cannot be taken, or a
+  ///   ``ProtectedSymbolicLinkError`` if a link leading to the file must not be followed.
   func lock(_ url: URL, exclusive: Bool) throws -> FileLock
 }
 
