@@ -50,8 +50,8 @@ public struct CoordinatedPostgresKey<Value: Sendable>: CoordinatedSharedKey {
   /// Runs one change as a transaction: locks the row, brings `value` up to date with it,
   /// calls `body` once, writes the result and commits; rolls back if `body` throws.
   public func withTransaction(_ value: inout Value, _ body: (inout Value) throws -> Void) throws {
-    // NB: Under the row's lock the stored value is the truth, seen or not: starting from it
-    //     keeps the change exact even if `value` is behind.
+    // Under the row's lock the stored value is the truth, seen or not: starting from it
+    // keeps the change exact even if `value` is behind.
     var changed = value
     try base.row.transaction { stored in
       changed = try base.decoded(stored).get() ?? value

@@ -353,9 +353,9 @@ public struct FileStorage: Hashable, Sendable {
         machine: RecordStateMachine(interval: throttle),
         scheduler: scheduler,
         pendingWrites: pendingWrites,
-        // NB: The disk's changes are played back as soon as they are noticed: only the
-        //     virtual file system's simulated ones wait for the scheduler, which a test
-        //     controls.
+        // The disk's changes are played back as soon as they are noticed: only the
+        // virtual file system's simulated ones wait for the scheduler, which a test
+        // controls.
         schedulesPlayback: backend is InMemoryFileSystem
       ) { [weak self] file in
         self?.files.remove(url, ifIdenticalTo: file) { $0.confirmRelease() }

@@ -51,7 +51,7 @@ extension DiskFileSystem {
     var descriptor = openLockFile(lockURL, creating: exclusive)
     if descriptor < 0, errno == ENOENT || errno == ENOTDIR {
       guard exclusive else { return FileLock {} }
-      // NB: As a write makes the file's directory, and failing for the same reason.
+      // As a write makes the file's directory, and failing for the same reason.
       try FileManager.default.createDirectory(
         at: lockURL.deletingLastPathComponent(),
         withIntermediateDirectories: true
@@ -76,7 +76,7 @@ extension DiskFileSystem {
       exclusive: exclusive,
       timeout: timeout
     )
-    // NB: Closing the descriptor releases the lock.
+    // Closing the descriptor releases the lock.
     return FileLock { close(locked) }
   }
 
@@ -90,8 +90,8 @@ extension DiskFileSystem {
       .appendingPathComponent(".\(destination.lastPathComponent).lock")
   }
 
-  // NB: Read-only: 'flock' needs no more, and a lock file made by another user can be
-  //     opened by anyone who can read it. Non-blocking, so that opening a FIFO returns.
+  // Read-only: 'flock' needs no more, and a lock file made by another user can be
+  // opened by anyone who can read it. Non-blocking, so that opening a FIFO returns.
   private static func openLockFile(_ url: URL, creating: Bool) -> Int32 {
     open(
       url.path,

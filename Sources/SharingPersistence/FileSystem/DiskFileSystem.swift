@@ -25,11 +25,11 @@ struct DiskFileSystem: FileSystemBackend {
   var lockTimeout: Duration = FileStorage.defaultLockTimeout
 
   func contents(of url: URL) throws -> Data? {
-    // NB: Non-blocking, so that a FIFO in place of the file is refused below rather than
-    //     blocking until some writer opens it; reads of a regular file never block anyway.
+    // Non-blocking, so that a FIFO in place of the file is refused below rather than
+    // blocking until some writer opens it; reads of a regular file never block anyway.
     let descriptor = open(try Self.destination(of: url).path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard descriptor >= 0 else {
-      // NB: A file where a parent directory should be also means there is no such file.
+      // A file where a parent directory should be also means there is no such file.
       if errno == ENOENT || errno == ENOTDIR { return nil }
       throw Self.posixError(errno)
     }
@@ -54,9 +54,9 @@ struct DiskFileSystem: FileSystemBackend {
     let url = try Self.destination(of: url)
     let directory = url.deletingLastPathComponent()
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    // NB: The temporary file lives in the target's directory so that 'rename' stays on one
-    //     file system and replaces the target atomically: readers see the old or the new
-    //     bytes, never a torn file.
+    // The temporary file lives in the target's directory so that 'rename' stays on one
+    // file system and replaces the target atomically: readers see the old or the new
+    // bytes, never a torn file.
     let temporary = directory.appendingPathComponent(
       ".\(url.lastPathComponent).\(UUID().uuidString).tmp"
     )
@@ -66,8 +66,8 @@ struct DiskFileSystem: FileSystemBackend {
     }
     let keepsPermissions =
       isRegularFile(url.path) || template.map { isRegularFile($0.path) } == true
-    // NB: Created readable by its owner only when it takes another file's permissions, so that
-    //     the bytes of a private file are never readable by others, even in the temporary file.
+    // Created readable by its owner only when it takes another file's permissions, so that
+    // the bytes of a private file are never readable by others, even in the temporary file.
     let descriptor = open(
       temporary.path,
       O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
@@ -76,7 +76,7 @@ struct DiskFileSystem: FileSystemBackend {
     guard descriptor >= 0 else { throw Self.posixError(errno) }
     do {
       if keepsPermissions {
-        // NB: Best effort: only a privileged process can give a file to another owner.
+        // Best effort: only a privileged process can give a file to another owner.
         if existing.st_uid != geteuid() || existing.st_gid != getegid() {
           _ = fchown(descriptor, existing.st_uid, existing.st_gid)
         }
@@ -85,7 +85,7 @@ struct DiskFileSystem: FileSystemBackend {
         }
       }
       try Self.writeAll(data, to: descriptor)
-      // NB: Flushed before the rename, so a crash right after it cannot leave an empty file.
+      // Flushed before the rename, so a crash right after it cannot leave an empty file.
       guard fsync(descriptor) == 0 else { throw Self.posixError(errno) }
     } catch {
       close(descriptor)
@@ -107,7 +107,7 @@ struct DiskFileSystem: FileSystemBackend {
   /// - Throws: A ``ProtectedSymbolicLinkError`` for a link that must not be followed.
   static func destination(of url: URL) throws -> URL {
     var path = url.path
-    // NB: As many links as the kernel follows before it reports a loop.
+    // As many links as the kernel follows before it reports a loop.
     for _ in 0..<40 {
       guard let link = symbolicLink(at: path) else { return URL(fileURLWithPath: path) }
       try checkMayFollow(linkAt: path)
@@ -123,7 +123,7 @@ struct DiskFileSystem: FileSystemBackend {
   private static func checkMayFollow(linkAt path: String) throws {
     var link = stat()
     var directory = stat()
-    // NB: A link that cannot be examined is followed: the call that follows it fails too.
+    // A link that cannot be examined is followed: the call that follows it fails too.
     guard lstat(path, &link) == 0, link.st_uid != geteuid(),
       stat((path as NSString).deletingLastPathComponent, &directory) == 0,
       directory.st_mode & (S_ISVTX | S_IWOTH) == S_ISVTX | S_IWOTH,
@@ -148,7 +148,7 @@ struct DiskFileSystem: FileSystemBackend {
       at: url.deletingLastPathComponent(),
       withIntermediateDirectories: true
     )
-    // NB: Exclusively: a file another program created meanwhile is left as it is.
+    // Exclusively: a file another program created meanwhile is left as it is.
     let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
     if descriptor >= 0 { close(descriptor) }
   }
@@ -166,7 +166,7 @@ struct DiskFileSystem: FileSystemBackend {
     guard let destination = try? Self.destination(of: url), destination.path != url.path else {
       return link
     }
-    // NB: Writes through a link replace the file it leads to, in its own directory.
+    // Writes through a link replace the file it leads to, in its own directory.
     let target = watcher.watch(path: destination.path, onChange: onChange)
     return FileWatch(isActive: link.isActive && target.isActive) {
       link.stop()

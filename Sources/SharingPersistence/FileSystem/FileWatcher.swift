@@ -76,9 +76,9 @@ import SharingDependencies
       }
     }
 
-    // NB: 'IN_CREATE' only matters for directories (a missing ancestor appearing): a file's
-    //     content is complete at 'IN_CLOSE_WRITE' or 'IN_MOVED_TO', and reading it at
-    //     'IN_CREATE' would see it empty.
+    // 'IN_CREATE' only matters for directories (a missing ancestor appearing): a file's
+    // content is complete at 'IN_CLOSE_WRITE' or 'IN_MOVED_TO', and reading it at
+    // 'IN_CREATE' would see it empty.
     private static let mask =
       UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE)
       | UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
@@ -108,8 +108,8 @@ import SharingDependencies
       descriptor = inotify.initialize()
     }
 
-    // NB: Only reached without a reader thread, which keeps the watcher alive: as for tests'
-    //     watchers, which never bind a watch.
+    // Only reached without a reader thread, which keeps the watcher alive: as for tests'
+    // watchers, which never bind a watch.
     deinit { if descriptor >= 0 { close(descriptor) } }
 
     /// Calls `onChange` whenever the file at `path` may have changed, until the returned
@@ -172,8 +172,8 @@ import SharingDependencies
     /// the file if neither can be watched.
     private func arm(_ id: Int, in state: inout State) {
       guard let path = state.watches[id]?.path else { return }
-      // NB: A missing directory may be created between the failed watch on it and the watch
-      //     on its parent, whose creation event would then never come: look again, a few times.
+      // A missing directory may be created between the failed watch on it and the watch
+      // on its parent, whose creation event would then never come: look again, a few times.
       for _ in 0..<8 {
         guard let binding = addWatch(for: path, in: &state) else { break }
         state.idleDirectories.removeAll { $0 == binding.descriptor }
@@ -240,7 +240,7 @@ import SharingDependencies
     /// Polls the file from now on: inotify cannot watch it.
     private func poll(_ id: Int, in state: inout State) {
       guard let watch = state.watches[id], watch.stopPolling == nil else { return }
-      // NB: The poller's lock is taken inside this one: it never calls back holding its own.
+      // The poller's lock is taken inside this one: it never calls back holding its own.
       state.watches[id]?.stopPolling = poller.poll(path: watch.path, onChange: watch.onChange)
     }
 
@@ -286,7 +286,7 @@ import SharingDependencies
           unbind(id, in: &state)
           poll(id, in: &state)
         }
-        // NB: Changes may have been missed since the last event read.
+        // Changes may have been missed since the last event read.
         return (state.watches.values.map(\.onChange), state.takeFailures())
       }
       write(failures)
@@ -301,7 +301,7 @@ import SharingDependencies
       in state: inout State
     ) -> [@Sendable () -> Void] {
       if mask & UInt32(IN_Q_OVERFLOW) != 0 {
-        // NB: Events were lost: every file may have changed.
+        // Events were lost: every file may have changed.
         return state.watches.values.map(\.onChange)
       }
       guard let entries = state.directories[watchDescriptor] else { return [] }
@@ -310,7 +310,7 @@ import SharingDependencies
       let ids: Set<Int>
       if isDirectoryGone {
         ids = entries.values.reduce(into: []) { $0.formUnion($1) }
-        // NB: Forgotten before its files are watched again, so that none is bound to it.
+        // Forgotten before its files are watched again, so that none is bound to it.
         for id in ids { state.watches[id]?.binding = nil }
         forget(watchDescriptor, in: &state)
       } else if let name, let named = entries[name] {
@@ -364,7 +364,7 @@ import SharingDependencies
   }
 
   private final class SourceBox: @unchecked Sendable {
-    // NB: Unchecked: dispatch sources are thread-safe; the protocol is not marked 'Sendable'.
+    // Unchecked: dispatch sources are thread-safe; the protocol is not marked 'Sendable'.
     let base: any DispatchSourceFileSystemObject
 
     init(_ base: any DispatchSourceFileSystemObject) {

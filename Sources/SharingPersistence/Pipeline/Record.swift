@@ -254,8 +254,8 @@ package final class Record<IO: RecordIO>: FlushableRecord {
   }
 
   private func write(_ ticket: WriteTicket) {
-    // NB: Encoded here, outside every lock, and only for a value that is written: values
-    //     superseded while the throttle waited were never encoded.
+    // Encoded here, outside every lock, and only for a value that is written: values
+    // superseded while the throttle waited were never encoded.
     let outcome: WriteOutcome<Stamp>
     do {
       let contents = try ticket.write.encode()
@@ -275,7 +275,7 @@ package final class Record<IO: RecordIO>: FlushableRecord {
   }
 
   private func startWatching(generation: Int) {
-    // NB: Started without the lock: the store may report that it cannot watch.
+    // Started without the lock: the store may report that it cannot watch.
     let watch = io.watch { [weak self] stamp in self?.changeNoticed(stamp: stamp) }
     let actions = state.withLock { state -> [RecordAction<Stamp>]? in
       guard let actions = state.machine.watchStarted(generation: generation) else { return nil }

@@ -346,8 +346,8 @@ package struct RecordStateMachine<Stamp: Equatable & Sendable> {
     if pending == nil, let failed {
       pending = Pending(write: PendingWrite(encode: failed), isImmediate: true, isRetry: true)
     }
-    // NB: A throttled change waits for its turn, unless the store was lost: then it goes
-    //     first, so that the read does not take it back.
+    // A throttled change waits for its turn, unless the store was lost: then it goes
+    // first, so that the read does not take it back.
     guard writing != nil || pending?.isImmediate == true || (afterLoss && pending != nil) else {
       return changeNoticed(stamp: nil)
     }
@@ -474,7 +474,7 @@ package struct RecordStateMachine<Stamp: Equatable & Sendable> {
       return [.deliver(.failure(error))]
     case .success(let snapshot)
     where snapshot.contents == nil && knownHoldsNoValue && !isUnreadable && !deliversKnown:
-      // NB: No value then, no value now: the value did not change (a file created empty).
+      // No value then, no value now: the value did not change (a file created empty).
       know(snapshot)
       return readAgainIfAsked() + releaseIfUnused()
     case .success(let snapshot):
@@ -498,8 +498,8 @@ package struct RecordStateMachine<Stamp: Equatable & Sendable> {
     if case .some = watchedContents { watchedContents = snapshot.contents }
     var actions = forgetFailed()
     if let replaced = pending {
-      // NB: The store changed after the pending value was set: the newer value wins, rather
-      //     than being overwritten by the older one.
+      // The store changed after the pending value was set: the newer value wins, rather
+      // than being overwritten by the older one.
       pending = nil
       actions += [
         .resume(replaced.write.continuations, .success(())), .discard(replaced.write.encode),
@@ -552,7 +552,7 @@ package struct RecordStateMachine<Stamp: Equatable & Sendable> {
   mutating func unsubscribed() -> [RecordAction<Stamp>] {
     subscribers -= 1
     guard subscribers == 0 else { return [] }
-    // NB: Unwatched, the store may change unnoticed: what it holds is no longer sure.
+    // Unwatched, the store may change unnoticed: what it holds is no longer sure.
     watchedContents = nil
     readsAgain = false
     let wasWatched = watch != .none

@@ -24,7 +24,7 @@ final class PostgresStore: Sendable {
     self.pendingWrites = pendingWrites
     let rows = self.rows
     self.listener = TableListener(backend: backend) { event in
-      // NB: Every row hears it, watched or not: a failed write of any of them waits for it.
+      // Every row hears it, watched or not: a failed write of any of them waits for it.
       for row in rows.all {
         switch event {
         case .listening(let afterLoss): row.becameReachable(afterLoss: afterLoss)
