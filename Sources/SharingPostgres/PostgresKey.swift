@@ -54,12 +54,17 @@ public struct PostgresKey<Value: Sendable>: SharedKey {
     PostgresKeyID(key: key, store: ObjectIdentifier(database.store), isCoordinated: false)
   }
 
-  /// Reads the row; an explicit load writes the value's pending change first.
+  /// Reads the row, off the caller's thread for a server: ``/SharingCore/Shared/isLoading``
+  /// until it is read. An explicit load writes the value's pending change first.
   public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
     let isUserInitiated = if case .userInitiated = context { true } else { false }
-    row.load(writingPendingFirst: isUserInitiated) { [self] result in
-      continuation.resume(with: result.flatMap(decoded))
+    let load: @Sendable () -> Void = { [self] in
+      row.load(writingPendingFirst: isUserInitiated) { [self] result in
+        continuation.resume(with: result.flatMap(decoded))
+      }
     }
+    guard database.isRemote else { return load() }
+    DispatchQueue.global().async(execute: load)
   }
 
   /// Plays back changes committed by anyone else.

@@ -18,14 +18,16 @@ final class InMemoryServer: PostgresBackend {
   private let state = Locked(State())
 
   func fetch(_ key: String) throws -> StoredRow? {
-    try state.withLock { state in
+    try StoredRow.check(key: key)
+    return try state.withLock { state in
       try state.checkUp()
       return state.rows[key]
     }
   }
 
   func write(_ key: String, json: Data, keepsAside: Bool) throws -> Int64 {
-    try withRowLocked(key) {
+    try StoredRow.check(key: key, json: json)
+    return try withRowLocked(key) {
       try Self.checkJSON(json)
       let (version, listeners) = try state.withLock { state in
         try state.checkUp()
@@ -45,7 +47,8 @@ final class InMemoryServer: PostgresBackend {
     _ body: (StoredRow, _ inserted: Bool) throws -> Data,
     willCommit: (Int64) -> Void
   ) throws -> Int64 {
-    try withRowLocked(key) {
+    try StoredRow.check(key: key, json: missing)
+    return try withRowLocked(key) {
       try Self.checkJSON(missing)
       let (row, inserted) = try state.withLock { state in
         try state.checkUp()

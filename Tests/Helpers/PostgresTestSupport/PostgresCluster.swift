@@ -24,7 +24,9 @@ public final class PostgresCluster: Sendable {
   private let port: Int
   private let listensOnLoopback: Bool
   private let fsync: Bool
-  private let binaries: URL
+  private let maxConnections: Int
+  /// Where PostgreSQL's programs are (`initdb`, `pg_ctl`, `psql`, `pgbench`).
+  public let binaries: URL
 
   /// The cluster of the test process, started at first use and removed when it exits.
   public static func shared() async throws -> PostgresCluster {
@@ -33,7 +35,9 @@ public final class PostgresCluster: Sendable {
 
   // NB: Detached: it must not keep the task locals of the test that happens to start it.
   private static let sharedCluster = Task.detached {
-    try await onThreadOfItsOwn { try PostgresCluster(listensOnLoopback: false, fsync: false) }
+    try await onThreadOfItsOwn {
+      try PostgresCluster(listensOnLoopback: false, fsync: false, maxConnections: 300)
+    }
   }
 
   /// Starts a cluster of its own, for a test that stops or restarts its server.
@@ -43,18 +47,25 @@ public final class PostgresCluster: Sendable {
   ///     rather than through the Unix socket.
   ///   - fsync: Whether commits wait for the disk, as by default in PostgreSQL; off, tests run
   ///     faster.
+  ///   - maxConnections: The server's `max_connections`; 100 is PostgreSQL's default.
   public static func start(
     listensOnLoopback: Bool = false,
-    fsync: Bool = false
+    fsync: Bool = false,
+    maxConnections: Int = 300
   ) async throws -> PostgresCluster {
     try await onThreadOfItsOwn {
-      try PostgresCluster(listensOnLoopback: listensOnLoopback, fsync: fsync)
+      try PostgresCluster(
+        listensOnLoopback: listensOnLoopback,
+        fsync: fsync,
+        maxConnections: maxConnections
+      )
     }
   }
 
-  private init(listensOnLoopback: Bool, fsync: Bool) throws {
+  private init(listensOnLoopback: Bool, fsync: Bool, maxConnections: Int) throws {
     self.listensOnLoopback = listensOnLoopback
     self.fsync = fsync
+    self.maxConnections = maxConnections
     port = listensOnLoopback ? try Self.freeLoopbackPort() : 5432
     binaries = try Self.findBinaries()
     // NB: /tmp rather than $TMPDIR: the server's user must reach the directory, and a Unix
@@ -86,6 +97,16 @@ public final class PostgresCluster: Sendable {
     return "host=\(host) port=\(port) user=sharing dbname=postgres"
   }
 
+  /// The path of the server's Unix socket.
+  public var socketPath: String {
+    directory.appendingPathComponent(".s.PGSQL.\(port)").path
+  }
+
+  /// The libpq connection string of the cluster's `postgres` database through a relay.
+  public func connectionString(through relay: Relay) -> String {
+    "host=127.0.0.1 port=\(relay.port) user=sharing dbname=postgres"
+  }
+
   /// Starts the server again, and waits until it accepts connections.
   public func start() async throws {
     try await onThreadOfItsOwn { try self.startServer() }
@@ -103,7 +124,7 @@ public final class PostgresCluster: Sendable {
         "-D", dataPath, "-l", directory.appendingPathComponent("log").path, "-w", "-t", "60",
         "-o",
         "-k \(directory.path) -c listen_addresses='\(listensOnLoopback ? "127.0.0.1" : "")' "
-          + "-p \(port) -c fsync=\(fsync ? "on" : "off") -c max_connections=300",
+          + "-p \(port) -c fsync=\(fsync ? "on" : "off") -c max_connections=\(maxConnections)",
         "start",
       ]
     )
@@ -148,7 +169,7 @@ public final class PostgresCluster: Sendable {
     return text.split(separator: "\n").first.flatMap { pid_t($0) }
   }
 
-  private func runAsServerUser(_ tool: String, _ arguments: [String]) throws {
+  func runAsServerUser(_ tool: String, _ arguments: [String]) throws {
     let path = binaries.appendingPathComponent(tool).path
     if getuid() == 0 {
       try Self.run("/usr/sbin/runuser", ["-u", Self.runUser, "--", path] + arguments)
@@ -161,10 +182,20 @@ public final class PostgresCluster: Sendable {
   /// if the test process is killed.
   private static func watchForExit(of cluster: PostgresCluster) {
     clusters.withLock { $0.append(cluster) }
+    let pidFile = "\(cluster.dataPath)/postmaster.pid"
+    watchForExit(
+      stopping: "pid=$(head -n 1 '\(pidFile)' 2>/dev/null) && kill -QUIT \"$pid\"",
+      removing: cluster.directory
+    )
+  }
+
+  /// Has a watcher process run `stop` and remove `directory` once the test process has
+  /// exited, in case it was killed.
+  static func watchForExit(stopping stop: String, removing directory: URL) {
     let script = """
       while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done
-      pid=$(head -n 1 '\(cluster.dataPath)/postmaster.pid' 2>/dev/null) && kill -QUIT "$pid"
-      sleep 1; rm -rf '\(cluster.directory.path)'
+      \(stop)
+      sleep 1; rm -rf '\(directory.path)'
       """
     let watcher = Process()
     watcher.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -179,9 +210,9 @@ public final class PostgresCluster: Sendable {
     return Locked([])
   }()
 
-  private static let runUser: String = getpwnam("postgres") != nil ? "postgres" : "nobody"
+  static let runUser: String = getpwnam("postgres") != nil ? "postgres" : "nobody"
 
-  private static func freeLoopbackPort() throws -> Int {
+  static func freeLoopbackPort() throws -> Int {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(fd) }
     var address = sockaddr_in()
@@ -212,7 +243,7 @@ public final class PostgresCluster: Sendable {
   }
 
   @discardableResult
-  private static func run(_ executable: String, _ arguments: [String]) throws -> String {
+  static func run(_ executable: String, _ arguments: [String]) throws -> String {
     // NB: posix_spawn and waitpid, not Process: the server that `pg_ctl start` leaves running
     //     inherits the descriptors through which Process learns that its child ended.
     let output = FileManager.default.temporaryDirectory

@@ -17,6 +17,7 @@ prepareDependencies {
   $0.defaultPostgresDatabase = .server(arguments.connectionString, table: arguments.table)
 }
 let flags = FeatureFlags()
+await flags.load()
 if let error = flags.loadError { terminal.fail("Cannot read the flags: \(error)") }
 
 switch arguments.command {
