@@ -179,15 +179,3 @@ import Testing
     await cluster.remove()
   }
 }
-
-/// Saves a value with a key, as ``/SharingCore/Shared/save()`` does, without a shared value
-/// (whose subscription would use connections of its own).
-private func save<Value>(_ value: Value, with key: PostgresKey<Value>) async throws {
-  try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
-    key.save(
-      value,
-      context: .userInitiated,
-      continuation: SaveContinuation { done.resume(with: $0) }
-    )
-  }
-}

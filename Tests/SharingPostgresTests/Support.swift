@@ -1,5 +1,6 @@
 import Foundation
 import PostgresTestSupport
+import SharingCore
 import SharingDependencies
 import SharingPostgres
 import TestSupport
@@ -45,6 +46,20 @@ struct TestTable {
   /// A database of the table: connections of its own, as another process would have.
   func database(throttle: Duration = .zero) -> PostgresDatabase {
     .server(cluster.connectionString, table: name, throttle: throttle)
+  }
+
+  /// A database of the table with settings of its own, reached through a relay, say.
+  func database(
+    _ connectionString: String,
+    configure: (inout PostgresDatabase.Configuration) -> Void = { _ in }
+  ) -> PostgresDatabase {
+    var configuration = PostgresDatabase.Configuration(
+      connectionString,
+      table: name,
+      throttle: .zero
+    )
+    configure(&configuration)
+    return .server(configuration)
   }
 
   /// Runs `operation` with the table's database as the default: keys created in it live there.
@@ -101,5 +116,17 @@ enum Probe {
       return (-1, "")
     }
     return (run.status, run.standardError)
+  }
+}
+
+/// Saves a value with a key, as ``/SharingCore/Shared/save()`` does, without a shared value
+/// (whose subscription would use connections of its own).
+func save<Value>(_ value: Value, with key: PostgresKey<Value>) async throws {
+  try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+    key.save(
+      value,
+      context: .userInitiated,
+      continuation: SaveContinuation { done.resume(with: $0) }
+    )
   }
 }
