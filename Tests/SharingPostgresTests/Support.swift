@@ -104,6 +104,16 @@ enum Probe {
     try program.start([command, table.cluster.connectionString, table.name] + arguments)
   }
 
+  /// Starts the probe on a table, reaching the server through `connectionString`.
+  static func start(
+    _ command: String,
+    connectionString: String,
+    table: String,
+    _ arguments: [String]
+  ) throws -> Started {
+    try program.start([command, connectionString, table] + arguments)
+  }
+
   /// Waits for a started probe; kills it and records an issue past `timeout`. Returns its
   /// exit status and standard error.
   static func finish(

@@ -257,8 +257,17 @@ public final class PostgresCluster: Sendable {
     posix_spawn_file_actions_adddup2(&actions, 1, 2)
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
+    // NB: The calling thread may block signals (dispatch's threads do), which the child
+    //     would inherit: PgBouncer, which keeps the mask it is given, would ignore SIGTERM.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var noSignals = sigset_t()
+    sigemptyset(&noSignals)
+    posix_spawnattr_setsigmask(&attributes, &noSignals)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
     var pid = pid_t()
-    let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+    let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
     guard spawned == 0 else { throw ClusterError("Cannot run \(executable): error \(spawned).") }
     var status: Int32 = 0
     while waitpid(pid, &status, 0) == -1, errno == EINTR {}
