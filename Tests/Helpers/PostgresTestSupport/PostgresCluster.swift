@@ -21,12 +21,11 @@ public final class PostgresCluster: Sendable {
   /// The temporary directory, holding the socket, the data and the log.
   public let directory: URL
   /// The TCP port on 127.0.0.1 it listens to, if it does, and of its Unix socket.
-  private let port: Int
+  public let port: Int
   private let listensOnLoopback: Bool
   private let fsync: Bool
   private let maxConnections: Int
-  /// Where PostgreSQL's programs are (`initdb`, `pg_ctl`, `psql`, `pgbench`).
-  public let binaries: URL
+  private let binaries: URL
 
   /// The cluster of the test process, started at first use and removed when it exits.
   public static func shared() async throws -> PostgresCluster {
@@ -95,6 +94,15 @@ public final class PostgresCluster: Sendable {
   public var connectionString: String {
     let host = listensOnLoopback ? "127.0.0.1" : directory.path
     return "host=\(host) port=\(port) user=sharing dbname=postgres"
+  }
+
+  /// Runs `pgbench` on the cluster's `postgres` database, returning what it prints.
+  public func pgbench(_ arguments: [String]) throws -> String {
+    let host = listensOnLoopback ? "127.0.0.1" : directory.path
+    return try Self.run(
+      binaries.appendingPathComponent("pgbench").path,
+      arguments + ["-h", host, "-p", "\(port)", "-U", "sharing", "postgres"]
+    )
   }
 
   /// The path of the server's Unix socket.
