@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import SharingDependencies
 
@@ -12,6 +13,7 @@ final class ServerBackend: PostgresBackend {
   let sql: TableSQL
   private let pool: ConnectionPool
   private let isSetUp = Locked(false)
+  private let hints = Locked(HintBatch())
 
   init(configuration: PostgresDatabase.Configuration, sql: TableSQL) {
     self.configuration = configuration
@@ -32,7 +34,8 @@ final class ServerBackend: PostgresBackend {
 
   func write(_ key: String, json: Data, keepsAside: Bool) throws -> Int64 {
     try StoredRow.check(key: key, json: json)
-    return try withConnection { connection in
+    let notifiesAtOnce = hints.withLock { $0.claimAtOnce(now: .now) }
+    let version = try withConnection { connection in
       let results = try connection.runRollingBack(
         [
           Statement("BEGIN"), sql.writer(timeout: configuration.timeout),
@@ -41,10 +44,12 @@ final class ServerBackend: PostgresBackend {
             [key, String(decoding: json, as: UTF8.self)]
           ),
           Statement("COMMIT"),
-        ] + sql.notify(key)
+        ] + (notifiesAtOnce ? sql.notify(key) : [])
       )
       return try Self.version(results[2].first?.first)
     }
+    if !notifiesAtOnce { notifyLater(key, version: version) }
+    return version
   }
 
   func transaction(
@@ -54,7 +59,8 @@ final class ServerBackend: PostgresBackend {
     willCommit: (Int64) -> Void
   ) throws -> Int64 {
     try StoredRow.check(key: key, json: missing)
-    return try withConnection { connection in
+    let notifiesAtOnce = hints.withLock { $0.claimAtOnce(now: .now) }
+    let version = try withConnection { connection in
       do {
         let locked = try connection.run([
           Statement("BEGIN"), sql.writer(timeout: configuration.timeout),
@@ -72,13 +78,29 @@ final class ServerBackend: PostgresBackend {
           [
             Statement(sql.update, [key, String(decoding: json, as: UTF8.self)]),
             Statement("COMMIT"),
-          ] + sql.notify(key)
+          ] + (notifiesAtOnce ? sql.notify(key) : [])
         )
         return version
       } catch {
         if !connection.isBroken { _ = try? connection.execute("ROLLBACK") }
         throw error
       }
+    }
+    if !notifiesAtOnce { notifyLater(key, version: version) }
+    return version
+  }
+
+  /// Notifies the channel of a committed write with the others of the interval; see
+  /// ``HintBatch``.
+  private func notifyLater(_ key: String, version: Int64) {
+    guard let delay = hints.withLock({ $0.add(key, version: version, now: .now) }) else { return }
+    let nanoseconds = Int(delay / .nanoseconds(1))
+    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
+      let versions = hints.withLock { $0.take(now: .now) }
+      guard !versions.isEmpty else { return }
+      // NB: If the server cannot be reached, the listening connections are lost too, and
+      //     reload every key once back: the notifications are not needed then.
+      _ = try? withConnection { try $0.runRollingBack(sql.notify(versions)) }
     }
   }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The SQL of one table of keys: its schema, its trigger, and the statements the keys run.
 ///
 /// The trigger stamps every insert and update with a version drawn from the table's sequence,
@@ -162,6 +164,25 @@ struct TableSQL: Sendable {
         FROM \(quoted) WHERE key = $2
         """,
         [channel, key]
+      ),
+      Statement("COMMIT"),
+    ]
+  }
+
+  /// Notifies the channel of several keys' versions at once, like ``notify(_:)``: `$2`, a
+  /// JSON array of `{"key": …, "version": …}`.
+  func notify(_ versions: [String: Int64]) -> [Statement] {
+    let objects = versions.map { ["key": $0.key, "version": $0.value] as [String: any Sendable] }
+    let json = (try? JSONSerialization.data(withJSONObject: objects)) ?? Data("[]".utf8)
+    return [
+      Statement("BEGIN"),
+      Statement(
+        """
+        SELECT set_config('synchronous_commit', 'off', true),
+          pg_notify($1, version || ' ' || key)
+        FROM jsonb_to_recordset($2::jsonb) AS written(key text, version bigint)
+        """,
+        [channel, String(decoding: json, as: UTF8.self)]
       ),
       Statement("COMMIT"),
     ]
