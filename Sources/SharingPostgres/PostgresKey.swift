@@ -13,16 +13,19 @@ import SharingDependencies
 /// $flags.withLock { $0.darkMode = true }   // written within a second, seen everywhere
 /// ```
 ///
-/// - A missing row gives the default value; the row is created by the first write.
+/// - A server's key loads in the background: creating it never waits on the network, and its
+///   shared value holds the default, ``/SharingCore/Shared/isLoading``, until the row is read.
+///   A missing row gives the default value; the row is created by the first write.
 /// - Changes are written in the background: the first change after a quiet second at once,
 ///   later ones at most once per second (the database's throttle), the latest value always
 ///   written. ``/SharingCore/Shared/save()`` writes at once.
 /// - A change committed by anyone — another process through this package, or plain SQL — is
 ///   played back into every shared value of the key, through `LISTEN`/`NOTIFY`.
 /// - A row whose JSON cannot be decoded sets ``/SharingCore/Shared/loadError`` and is left as it
-///   is; before a change overwrites it, its value is kept in a row named
-///   `<key>.corrupt-<UTC timestamp>`.
-/// - While the server cannot be reached, loads and saves fail with a ``PostgresError`` as
+///   is, the shared value keeping the last value it could decode; before a change overwrites
+///   it, its value is kept in a row named `<key>.corrupt-<UTC timestamp>`.
+/// - While the server cannot be reached, loads and saves fail within the database's timeout
+///   (``PostgresDatabase/Configuration/timeout``) with a ``PostgresError`` as
 ///   ``/SharingCore/Shared/loadError`` and ``/SharingCore/Shared/saveError``; values stay in
 ///   memory, and once the server is back, the failed write is made again (its success
 ///   clears ``/SharingCore/Shared/saveError``) and every key reloaded. A reload never takes

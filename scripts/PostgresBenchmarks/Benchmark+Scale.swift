@@ -7,16 +7,16 @@ extension Benchmark {
   static let scaleMethod = """
     Commits: each of 16 processes holds a key of its own in a `@SharedReader` (so each also
     listens, as a program would, and hears every other's writes; "none listening": no
-    `@SharedReader`, so no listening connection), and for the given seconds
-    saves the next integer with the key (`save(_:context:continuation:)`, as `save()` does),
-    waiting for each commit; the rate is the total over the seconds, all processes started
-    together once connected. pgbench: 16 clients (2 threads),
-    each running `UPDATE bench_plain SET value = value + 1 WHERE id = :client_id + 1` (a
-    plain table, no trigger, the simple protocol) for the same seconds, on the same cluster.
-    Coordinated changes: 4 processes run `withTransaction { $0 += 1 }` on one coordinated
-    key through a TCP relay that delays every chunk by 25 ms each way (50 ms round trips),
-    for the given seconds, once connected; round trips are counted by the relay (a client
-    speaking after the server did) over the same time, and divided by the changes made.
+    `@SharedReader`, so no listening connection), and for the given seconds saves the next
+    integer with the key (`save(_:context:continuation:)`, as `save()` does), waiting for each
+    commit; the rate is the total over the seconds, all processes started together once
+    connected. pgbench: 16 clients (2 threads), each running `UPDATE bench_plain SET value =
+    value + 1 WHERE id = :client_id + 1` (a plain table, no trigger, the simple protocol) for
+    the same seconds, on the same cluster. Coordinated changes: 4 processes run
+    `withTransaction { $0 += 1 }` on one coordinated key through a TCP relay that delays every
+    chunk by 25 ms each way (50 ms round trips), for the given seconds, once connected; round
+    trips are counted by the relay (a client speaking after the server did) over the same
+    time, and divided by the changes made.
     """
 
   /// Commits per second of 16 processes, each writing a key of its own.

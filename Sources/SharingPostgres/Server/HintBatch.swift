@@ -2,13 +2,13 @@
 /// notify together.
 ///
 /// Every listening connection in the database wakes for every transaction that notifies,
-/// whatever the channel: a process writing often would wake them all for each write. So a
-/// write notifies in its own round trip if no notification was sent for ``interval``;
-/// otherwise it waits, and the writes of the interval notify in one transaction once it has
-/// passed. A process writing rarely notifies at once; one writing a lot, at most once per
-/// interval.
+/// whatever the channel: a process writing many keys at once would wake them all for each
+/// write. So a write notifies in its own round trip if no notification was sent for
+/// ``interval``; otherwise it waits, and the writes of the interval notify in one transaction
+/// once it has passed. A burst of writes notifies twice; a process writing more than about a
+/// hundred times a second delays the playback of some of its writes by up to the interval.
 struct HintBatch: Sendable {
-  static let interval = Duration.milliseconds(20)
+  static let interval = Duration.milliseconds(10)
 
   private var lastSent: ContinuousClock.Instant?
   private var pending: [String: Int64] = [:]

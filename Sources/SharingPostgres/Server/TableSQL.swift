@@ -97,9 +97,7 @@ struct TableSQL: Sendable {
         SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $body$
         BEGIN
           IF TG_OP = 'DELETE' THEN
-            IF coalesce(current_setting('sharing.writer', true), '') = '' THEN
-              PERFORM pg_notify('\(channel)', '0 ' || OLD.key);
-            END IF;
+            PERFORM pg_notify('\(channel)', '0 ' || OLD.key);
             RETURN OLD;
           ELSIF TG_WHEN = 'BEFORE' THEN
             NEW.version := coalesce(
@@ -108,9 +106,7 @@ struct TableSQL: Sendable {
             NEW.updated_at := now();
             RETURN NEW;
           END IF;
-          IF coalesce(current_setting('sharing.writer', true), '') = '' THEN
-            PERFORM pg_notify('\(channel)', NEW.version || ' ' || NEW.key);
-          END IF;
+          PERFORM pg_notify('\(channel)', NEW.version || ' ' || NEW.key);
           RETURN NEW;
         END
         $body$
@@ -128,7 +124,8 @@ struct TableSQL: Sendable {
       Statement(
         """
         CREATE TRIGGER sharing_notify AFTER INSERT OR UPDATE OR DELETE ON \(quoted)
-        FOR EACH ROW EXECUTE FUNCTION \(function)()
+        FOR EACH ROW WHEN (coalesce(current_setting('sharing.writer', true), '') = '')
+        EXECUTE FUNCTION \(function)()
         """
       ),
       Statement("COMMIT"),
