@@ -12,7 +12,8 @@ extension Benchmark {
     commit; the rate is the total over the seconds, all processes started together once
     connected. pgbench: 16 clients (2 threads), each running `UPDATE bench_plain SET value =
     value + 1 WHERE id = :client_id + 1` (a plain table, no trigger, the simple protocol) for
-    the same seconds, on the same cluster. Coordinated changes: 4 processes run
+    the same seconds, on the same cluster; "notifying": the same on a table whose trigger
+    calls `pg_notify` for each row, as the first release's trigger did. Coordinated changes: 4 processes run
     `withTransaction { $0 += 1 }` on one coordinated key through a TCP relay that delays every
     chunk by 25 ms each way (50 ms round trips), for the given seconds, once connected; round
     trips are counted by the relay (a client speaking after the server did) over the same
@@ -35,18 +36,34 @@ extension Benchmark {
     return Double(try runTogether(children)) / Double(seconds)
   }
 
-  /// Transactions per second of pgbench's plain updates, 16 clients.
-  static func pgbenchUpdates(_ cluster: PostgresCluster, seconds: Int) throws -> Double {
+  /// Transactions per second of pgbench's plain updates, 16 clients; with `notifying`, the
+  /// table has a trigger that notifies for each row, as the first release's did.
+  static func pgbenchUpdates(
+    _ cluster: PostgresCluster,
+    seconds: Int,
+    notifying: Bool = false
+  ) throws -> Double {
+    let table = notifying ? "bench_notifying" : "bench_plain"
     try cluster.psql(
       """
-      CREATE TABLE bench_plain (id int PRIMARY KEY, value bigint NOT NULL);
-      INSERT INTO bench_plain SELECT id, 0 FROM generate_series(1, 16) AS id;
+      CREATE TABLE \(table) (id int PRIMARY KEY, value bigint NOT NULL);
+      INSERT INTO \(table) SELECT id, 0 FROM generate_series(1, 16) AS id;
       """
     )
+    if notifying {
+      try cluster.psql(
+        """
+        CREATE FUNCTION bench_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN PERFORM pg_notify('bench', NEW.id::text); RETURN NEW; END $$;
+        CREATE TRIGGER bench_notify AFTER UPDATE ON \(table)
+        FOR EACH ROW EXECUTE FUNCTION bench_notify();
+        """
+      )
+    }
     let script = FileManager.default.temporaryDirectory
       .appendingPathComponent("sharing-pgbench-\(UUID().uuidString).sql")
     try Data(
-      "UPDATE bench_plain SET value = value + 1 WHERE id = :client_id + 1;\n".utf8
+      "UPDATE \(table) SET value = value + 1 WHERE id = :client_id + 1;\n".utf8
     ).write(to: script)
     defer { try? FileManager.default.removeItem(at: script) }
     let text = try cluster.pgbench(

@@ -155,6 +155,13 @@ default:
     )
   )
   say(String(format: "pgbench plain UPDATE, 16 clients: %.0f per second", pgbench))
+  let notifying = try Benchmark.pgbenchUpdates(cluster, seconds: seconds, notifying: true)
+  say(
+    String(
+      format: "pgbench UPDATE with a trigger notifying each row, 16 clients: %.0f per second",
+      notifying
+    )
+  )
   let slow = try Benchmark.coordinatedChangesOverASlowNetwork(cluster, seconds: seconds)
   say(
     String(

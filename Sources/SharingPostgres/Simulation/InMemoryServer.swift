@@ -2,12 +2,15 @@ import Dispatch
 import Foundation
 import SharingDependencies
 
-/// A stand-in for a PostgreSQL server, in memory: rows with versions raised at each write,
-/// a notification for every write (its own or "another machine's"), JSON checked as `jsonb`
-/// would be, rows locked by transactions, and outages on demand.
+/// A stand-in for a PostgreSQL server, in memory: rows with versions drawn at each write from
+/// one counter, as from the table's sequence, a notification for every write (its own or
+/// "another machine's"), JSON checked as `jsonb` would be, rows locked by transactions, and
+/// outages on demand.
 final class InMemoryServer: PostgresBackend {
   fileprivate struct State {
     var rows: [String: StoredRow] = [:]
+    /// The last version written, of any row: as the table's sequence, never used twice.
+    var lastVersion: Int64 = 0
     var isDown = false
     var nextListenerID = 0
     var listeners: [Int: @Sendable (ListenEvent) -> Void] = [:]
@@ -145,8 +148,8 @@ extension InMemoryServer.State {
   }
 
   mutating func store(_ json: Data, for key: String) -> Int64 {
-    let version = (rows[key]?.version ?? 0) + 1
-    rows[key] = StoredRow(json: json, version: version)
-    return version
+    lastVersion += 1
+    rows[key] = StoredRow(json: json, version: lastVersion)
+    return lastVersion
   }
 }
