@@ -14,7 +14,7 @@ import SharingPersistence
 ///
 /// Each change locks the row (`SELECT … FOR UPDATE`, inserting it first if missing), starts
 /// from the stored value if another writer changed it, runs the change, and commits the new
-/// value before returning: a round trip to the server per change, never throttled. If the
+/// value before returning: two round trips to the server per change, never throttled. If the
 /// change throws, the transaction is rolled back. ``/SharingCore/Shared/save()`` has nothing
 /// to write: each change was committed before its `withLock` returned. A change the server
 /// refuses (it cannot be reached, the row cannot be decoded) is not made, in memory either,

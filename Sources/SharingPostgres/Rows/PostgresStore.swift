@@ -53,7 +53,8 @@ final class PostgresStore: Sendable {
       ),
       scheduler: scheduler,
       pendingWrites: pendingWrites,
-      writeThread: .scheduled
+      writeThread: .scheduled,
+      verifiesWatchInBackground: backend is ServerBackend
     ) { [rows] row in
       rows.remove(key, ifIdenticalTo: row) { $0.confirmRelease() }
     }
