@@ -154,6 +154,7 @@ import Testing
     #expect(try keptFiles(of: file).map { try Data(contentsOf: $0) } == [garbage])
     try await $count.save()
     #expect(storedProperties(atPath: file.path)?["count"] as? Int == 2)
+    #expect(count == 2)
   }
 
   /// A suite in the directory of temporary stores, with `contents` in its file if given.

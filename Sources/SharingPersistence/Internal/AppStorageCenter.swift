@@ -133,6 +133,10 @@ final class AppStorageCenter: Sendable {
         keepUnreadableValue(forKey: key, in: &record)
         ObservedUserDefaults.$isWritingForKey.withValue(true) {
           if let object {
+            // NB: Foundation ignores a value equal to its copy of the store, which may have
+            //     been read before the file became unreadable, and its synchronisation then
+            //     writes nothing: removed first, the key is written.
+            if record.state.fileError != nil { store.base.removeObject(forKey: key) }
             store.base.set(object, forKey: key)
           } else {
             // NB: Not 'set(nil, forKey:)': on Linux it resolves to the 'URL?' overload,
