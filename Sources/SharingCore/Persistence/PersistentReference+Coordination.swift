@@ -28,6 +28,14 @@ final class Coordination<Value>: Sendable {
     }
     return try body()
   }
+
+  /// Waits until a transaction another thread runs, if any, has stored its result: a value
+  /// the store delivers meanwhile may be newer, and must not be overwritten by it.
+  func waitForTransaction(on thread: UInt) {
+    guard !isRunning(on: thread) else { return }
+    lock.lock()
+    lock.unlock()
+  }
 }
 
 extension PersistentReference {

@@ -117,6 +117,9 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
   }
 
   private func finishLoad(_ result: Result<Value?, any Error>, resetsToInitialValue: Bool) {
+    // A transaction's result, older than what the store delivers now, is stored first. One
+    // that begins later starts from the store, so it is newer: its end delivers it again.
+    coordination?.waitForTransaction(on: currentThreadID())
     switch result {
     case .success(let value?):
       write(from: .store) { $0 = value }
