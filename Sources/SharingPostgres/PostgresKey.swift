@@ -71,9 +71,9 @@ public struct PostgresKey<Value: Sendable>: SharedKey {
   public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
     let isUserInitiated = if case .userInitiated = context { true } else { false }
     let load: @Sendable () -> Void = { [self] in
-      continuation.resume(
-        with: Result { try row.load(waitingForWrites: isUserInitiated) }.flatMap(decoded)
-      )
+      row.load(waitingForWrites: isUserInitiated) { read in
+        continuation.resume(with: read.flatMap(decoded))
+      }
     }
     guard database.isRemote else { return load() }
     DispatchQueue.global().async(execute: load)

@@ -22,7 +22,17 @@ struct MachineUnderTest {
     machine = RecordStateMachine(interval: interval, retriesAfterDelay: retriesAfterDelay)
     // NB: Held, as by a key, so that the record is released only where a test says.
     machine.holderAdded()
-    if case .some(let text) = loaded { machine.loaded(.success(snapshot(text))) }
+    if case .some(let text) = loaded { load(.success(snapshot(text))) }
+  }
+
+  /// Loads `read`, ending its delivery to the shared values if it is handed to them.
+  ///
+  /// - Returns: Whether it is.
+  @discardableResult
+  mutating func load(_ read: Result<StoredSnapshot<Data>, any Error>) -> Bool {
+    let (outcome, _) = machine.loadEnded(machine.loadStarted(), read, isLastAttempt: false)
+    if outcome == .deliver { _ = machine.deliveryEnded() }
+    return outcome == .deliver
   }
 
   /// A change to `text`; if `waited`, a save waits for it, which records its value in

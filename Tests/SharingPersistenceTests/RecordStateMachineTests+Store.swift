@@ -47,7 +47,7 @@ extension RecordStateMachineTests {
 
   @Test mutating func anUnreadableFileIsNeverOverwritten() throws {
     record = MachineUnderTest(loaded: nil)
-    record.machine.loaded(.failure(Denied()))
+    record.load(.failure(Denied()))
     let ticket = try taken(record.save("1", waited: true))
     let refused = record.run(
       record.machine.checkedBeforeWriting(

@@ -92,24 +92,38 @@ struct FileIO: TransactionalRecordIO {
 }
 
 extension Record where IO == FileIO {
-  /// Reads the file as ``load()`` does, holding its lock shared with other readers, so that
-  /// no coordinated change is under way meanwhile.
+  /// Loads the file as ``load(waitingForWrites:reading:into:)`` does, reading it while
+  /// holding its lock shared with other readers, so that no coordinated change is under way
+  /// meanwhile.
   ///
   /// A load from inside a change of the file, on the thread holding its lock, is reported,
   /// and reads the file as the change found it.
-  func loadLocked() throws -> StoredSnapshot<Data> {
+  func loadLocked<R>(into apply: (Result<StoredSnapshot<Data>, any Error>) -> R) -> R {
+    let lock: FileLock
+    do {
+      lock = try io.backend.lock(io.url, exclusive: false)
+    } catch {
+      return apply(.failure(error))
+    }
+    guard lock.isReentry else {
+      lock.unlock()
+      return load(reading: readLocked, into: apply)
+    }
+    defer { lock.unlock() }
+    reportIssue(
+      """
+      'load' of \(io.url.path) was called from inside a change of it, on the thread holding \
+      its lock: it reads the file as the change found it. Use the value the change's body is \
+      given instead.
+      """
+    )
+    return apply(Result { try io.read() })
+  }
+
+  private func readLocked() throws -> StoredSnapshot<Data> {
     let lock = try io.backend.lock(io.url, exclusive: false)
     defer { lock.unlock() }
-    if lock.isReentry {
-      reportIssue(
-        """
-        'load' of \(io.url.path) was called from inside a change of it, on the thread \
-        holding its lock: it reads the file as the change found it. Use the value the \
-        change's body is given instead.
-        """
-      )
-    }
-    return try load()
+    return try io.read()
   }
 }
 

@@ -74,11 +74,14 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
 
   /// Reads and decodes the file, once this program's pending writes to it have landed.
   public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
-    continuation.resume(
-      with: Result { try isCoordinated ? file.loadLocked() : file.load() }.flatMap {
-        decoded($0.contents, writeBack: { continuation.writeBackFinished($0) })
-      }
-    )
+    let apply = { (read: Result<StoredSnapshot<Data>, any Error>) in
+      continuation.resume(
+        with: read.flatMap {
+          decoded($0.contents, writeBack: { continuation.writeBackFinished($0) })
+        }
+      )
+    }
+    isCoordinated ? file.loadLocked(into: apply) : file.load(into: apply)
   }
 
   /// Plays back changes made to the file by anything else.

@@ -132,14 +132,40 @@ package final class Record<IO: RecordIO>: FlushableRecord {
 
   // MARK: Reading
 
-  /// Reads the store, once this program's writes to it, pending or under way, have landed
-  /// if `waitingForWrites`: a value read without them would take the shared value back.
-  package func load(waitingForWrites: Bool = true) throws -> StoredSnapshot<Stamp> {
+  /// Reads the store — with `read`, if given — once this program's writes to it, pending or
+  /// under way, have landed if `waitingForWrites` (a value read without them would take the
+  /// shared value back), and hands what it holds to `apply`, as a delivery.
+  ///
+  /// The store is read again, a few times at most, while what was read may be older than
+  /// what a read, write or transaction under way meanwhile brings to the shared values.
+  package func load<R>(
+    waitingForWrites: Bool = true,
+    reading read: (() throws -> StoredSnapshot<Stamp>)? = nil,
+    into apply: (Result<StoredSnapshot<Stamp>, any Error>) -> R
+  ) -> R {
     if waitingForWrites, !isIdle { flushAndWait() }
-    let read = Result { try io.read() }
-    state.withLock { $0.machine.loaded(read) }
-    return try read.get()
+    var attempt = 1
+    while true {
+      let ticket = state.withLock { $0.machine.loadStarted() }
+      let found = Result { try read?() ?? io.read() }
+      let isLastAttempt = attempt == Self.loadAttempts
+      let (outcome, actions) = state.withLock {
+        $0.machine.loadEnded(ticket, found, isLastAttempt: isLastAttempt)
+      }
+      run(actions)
+      switch outcome {
+      case .deliver:
+        defer { run(state.withLock { $0.machine.deliveryEnded() }) }
+        return apply(found)
+      case .deliverBesideAnother:
+        return apply(found)
+      case .readAgain:
+        attempt += 1
+      }
+    }
   }
+
+  private static var loadAttempts: Int { 4 }
 
   package func markUndecodable(_ contents: Data) {
     state.withLock { $0.machine.markUndecodable(contents) }

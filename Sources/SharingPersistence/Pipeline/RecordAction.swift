@@ -94,6 +94,27 @@ struct ReadTicket: Sendable {
   let verifiesWatch: Int?
 }
 
+/// A load's read: whether the shared values may have something newer by the time it ends.
+struct LoadTicket: Equatable, Sendable {
+  /// The number of writes taken when the load began.
+  let writesTaken: UInt64
+  /// The number of times what the program knows of the store had changed then.
+  let knowledge: UInt64
+}
+
+/// What becomes of what a load read.
+enum LoadOutcome: Equatable, Sendable {
+  /// It is handed to the shared values as a delivery, ended by
+  /// ``RecordStateMachine/deliveryEnded()``.
+  case deliver
+  /// It is handed to the shared values beside a read, write or delivery under way, which
+  /// may land after it: the store is read again once that ends.
+  case deliverBesideAnother
+  /// The store is read again for the load: something may have reached the shared values
+  /// while it read, or be about to, that is newer than what it read.
+  case readAgain
+}
+
 /// What a store holds, as read.
 package struct StoredSnapshot<Stamp: Sendable>: Sendable {
   /// Changes whenever the contents do; `nil` when the store holds nothing.

@@ -6,17 +6,40 @@ import SharingCore
 extension RecordStateMachine {
   // MARK: Reading
 
-  /// The store was read for a load: what it holds becomes known, unless a write of the
-  /// program's may be newer.
-  mutating func loaded(_ read: Result<StoredSnapshot<Stamp>, any Error>) {
-    guard isIdle else { return }
-    switch read {
-    case .success(let snapshot):
-      know(snapshot)
-      isUnreadable = false
-    case .failure:
-      isUnreadable = true
+  /// A load begins reading the store.
+  func loadStarted() -> LoadTicket {
+    LoadTicket(writesTaken: writesTaken, knowledge: knowledge)
+  }
+
+  /// Load `ticket` read `read`, on its last attempt if `isLastAttempt`.
+  ///
+  /// A value is read again while a write, transaction or read came during the read or is
+  /// under way, as what it read may be older than what reaches the shared values; an error
+  /// is handed over at once. On the last attempt, or once quiet, it is handed over, and
+  /// becomes known unless a write of the program's may be newer.
+  mutating func loadEnded(
+    _ ticket: LoadTicket,
+    _ read: Result<StoredSnapshot<Stamp>, any Error>,
+    isLastAttempt: Bool
+  ) -> (outcome: LoadOutcome, actions: [RecordAction<Stamp>]) {
+    let isQuiet = ticket == loadStarted() && reading == nil && !isWriting && !isDelivering
+    if !isQuiet, !isLastAttempt, case .success = read { return (.readAgain, []) }
+    if isIdle {
+      switch read {
+      case .success(let snapshot):
+        know(snapshot)
+        isUnreadable = false
+      case .failure:
+        isUnreadable = true
+      }
     }
+    guard isQuiet else {
+      readsAgain = readsAgain || subscribers > 0
+      return (.deliverBesideAnother, readAgainIfAsked())
+    }
+    isDelivering = true
+    reading = ReadTicket(writesTaken: writesTaken, verifiesWatch: nil)
+    return (.deliver, [])
   }
 
   /// The bytes the store holds could not be decoded: they are kept aside before they are

@@ -70,7 +70,9 @@ package struct RecordStateMachine<Stamp: Equatable & Sendable> {
   // MARK: What the store holds
 
   /// The stamp of what the store held when the program last read or wrote it, if it did.
-  var known: Stamp??
+  var known: Stamp?? {
+    didSet { knowledge &+= 1 }
+  }
   /// Whether what the store held then was no value.
   var knownHoldsNoValue = false
   /// Whether the store could not be read the last time it was.
@@ -91,6 +93,9 @@ package struct RecordStateMachine<Stamp: Equatable & Sendable> {
   var isDelivering = false
   /// Whether a change was noticed while a read or a write was under way: read once it ends.
   var readsAgain = false
+  /// How many times what the program knows of the store changed: a load that began before
+  /// the last change may be older than it.
+  var knowledge: UInt64 = 0
   /// Whether the next read is delivered even if it holds what the program knows.
   var deliversKnown = false
   /// Whether a change was saved while a delivery was under way.

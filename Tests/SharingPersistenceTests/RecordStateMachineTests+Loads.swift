@@ -1,0 +1,64 @@
+import Foundation
+import SharingCore
+import SharingDependencies
+import Testing
+
+@testable import SharingPersistence
+
+/// Loads: what they read reaches the shared values as a delivery does, and is read again
+/// while something newer may reach them.
+extension RecordStateMachineTests {
+  @Test mutating func aLoadIsHandedToTheSharedValuesAndKnown() throws {
+    record = MachineUnderTest(loaded: nil)
+    let isHandedOver = record.load(.success(snapshot("4")))
+    #expect(isHandedOver)
+    try record.watch(finding: "4")
+    let read = try reading(record.machine.changeNoticed(stamp: nil))
+    #expect(names(record.read(read, finding: "4")) == [])
+  }
+
+  @Test mutating func aLoadThatReadBeforeATransactionEndedReadsAgain() {
+    let load = record.machine.loadStarted()
+    record.machine.transactionBegan()
+    _ = record.machine.transactionEnded(wrote: (Data("2".utf8), Data("2".utf8)))
+    let ended = record.machine.loadEnded(load, .success(snapshot("1")), isLastAttempt: false)
+    #expect(ended.outcome == .readAgain)
+  }
+
+  @Test mutating func aLoadThatReadBeforeAWriteLandedReadsAgain() throws {
+    let write = try taken(record.save("2", .immediate))
+    let load = record.machine.loadStarted()
+    _ = record.land(write)
+    let ended = record.machine.loadEnded(load, .success(snapshot("1")), isLastAttempt: false)
+    #expect(ended.outcome == .readAgain)
+  }
+
+  @Test mutating func aLoadEndingDuringADeliveryReadsAgain() throws {
+    try record.watch(finding: nil)
+    let read = try reading(record.machine.changeNoticed(stamp: nil))
+    let load = record.machine.loadStarted()
+    #expect(names(record.read(read, finding: "9")) == ["deliver 9"])
+    let ended = record.machine.loadEnded(load, .success(snapshot("8")), isLastAttempt: false)
+    #expect(ended.outcome == .readAgain)
+  }
+
+  @Test mutating func aLoadEndingDuringAReadOnItsLastAttemptIsHandedOverAndTheStoreReadAgain()
+    throws
+  {
+    try record.watch(finding: nil)
+    let read = try reading(record.machine.changeNoticed(stamp: nil))
+    let load = record.machine.loadStarted()
+    let ended = record.machine.loadEnded(load, .success(snapshot("8")), isLastAttempt: true)
+    #expect(ended.outcome == .deliverBesideAnother)
+    #expect(names(record.read(read, finding: "7")) == ["deliver 7"])
+    #expect(names(record.machine.deliveryEnded()) == ["read"])
+  }
+
+  @Test mutating func aLoadThatFailsIsHandedOverAtOnce() throws {
+    try record.watch(finding: nil)
+    _ = try reading(record.machine.changeNoticed(stamp: nil))
+    let load = record.machine.loadStarted()
+    let ended = record.machine.loadEnded(load, .failure(Denied()), isLastAttempt: false)
+    #expect(ended.outcome == .deliverBesideAnother)
+  }
+}
