@@ -37,7 +37,7 @@ extension RecordStateMachine {
       readsAgain = readsAgain || subscribers > 0
       return (.deliverBesideAnother, readAgainIfAsked())
     }
-    isDelivering = true
+    (isDelivering, isDeliveringLoad) = (true, true)
     reading = ReadTicket(writesTaken: writesTaken, verifiesWatch: nil)
     return (.deliver, [])
   }
@@ -144,7 +144,7 @@ extension RecordStateMachine {
 
   /// A delivery ended.
   mutating func deliveryEnded() -> [RecordAction<Stamp>] {
-    isDelivering = false
+    (isDelivering, isDeliveringLoad) = (false, false)
     reading = nil
     return readAgainIfAsked() + releaseIfUnused()
   }

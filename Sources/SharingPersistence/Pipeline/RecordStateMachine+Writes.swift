@@ -14,7 +14,7 @@ extension RecordStateMachine {
     interval: Duration? = nil,
     now: Duration
   ) -> [RecordAction<Stamp>] {
-    if isDelivering { echoesNextWrite = true }
+    if isDelivering, !isDeliveringLoad { echoesNextWrite = true }
     let interval = interval ?? self.interval
     let isImmediate = urgency == .immediate || interval == .zero
     var write = write

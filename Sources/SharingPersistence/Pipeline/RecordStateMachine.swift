@@ -91,6 +91,9 @@ package struct RecordStateMachine<Stamp: Equatable & Sendable> {
   /// The read under way, if any, followed by its delivery.
   var reading: ReadTicket?
   var isDelivering = false
+  /// Whether the delivery under way is a load's, which a change saved meanwhile was not made
+  /// from: it is not read back after its write.
+  var isDeliveringLoad = false
   /// Whether a change was noticed while a read or a write was under way: read once it ends.
   var readsAgain = false
   /// How many times what the program knows of the store changed: a load that began before
