@@ -27,11 +27,17 @@ import SharingCore
 ///   newer value replaces a pending change. A change saved while a delivery is under way
 ///   may reach the shared values before the delivered value does: the write carrying it is
 ///   read back and delivered once it landed, so that values and store agree.
+/// - **Merging.** A store whose writes merge the program's changes into what it holds (a
+///   user defaults store writes only the keys the program changed) keeps a pending change
+///   when someone else's is delivered, and writes over a value the program never loaded.
 struct RecordStateMachine<Stamp: Equatable & Sendable> {
   /// The least time between two throttled writes, unless a change asks for its own.
   let interval: Duration
   /// Whether a failed write is made again after a growing delay while the store is reachable.
   let retriesAfterDelay: Bool
+  /// Whether a write merges the program's changes into what the store holds, rather than
+  /// replacing it: someone else's change then replaces no change of the program's.
+  let mergesWrites: Bool
 
   // MARK: Writes
 
@@ -88,9 +94,10 @@ struct RecordStateMachine<Stamp: Equatable & Sendable> {
   private(set) var holders = 0
   private var isReleased = false
 
-  init(interval: Duration, retriesAfterDelay: Bool = false) {
+  init(interval: Duration, retriesAfterDelay: Bool = false, mergesWrites: Bool = false) {
     self.interval = interval
     self.retriesAfterDelay = retriesAfterDelay
+    self.mergesWrites = mergesWrites
   }
 
   private struct Pending {
@@ -195,9 +202,10 @@ struct RecordStateMachine<Stamp: Equatable & Sendable> {
   }
 
   /// The store, read before write `ticket` because the program never read it or could not,
-  /// holds `read`: it is written if it holds no value, or the value the program knows;
-  /// otherwise the write fails with `refusal`: the store cannot be read (the write is made
-  /// again later), or its value is one the program never loaded, which is played back.
+  /// holds `read`: it is written if it holds no value, the value the program knows, or if
+  /// writes merge into it; otherwise the write fails with `refusal`: the store cannot be
+  /// read (the write is made again later), or its value is one the program never loaded,
+  /// which is played back.
   mutating func checkedBeforeWriting(
     _ ticket: WriteTicket,
     _ read: Result<StoredSnapshot<Stamp>, any Error>,
@@ -205,7 +213,8 @@ struct RecordStateMachine<Stamp: Equatable & Sendable> {
     now: Duration
   ) -> [RecordAction<Stamp>] {
     switch read {
-    case .success(let snapshot) where snapshot.contents == nil || snapshot.stamp == known:
+    case .success(let snapshot)
+    where snapshot.contents == nil || snapshot.stamp == known || mergesWrites:
       isUnreadable = false
       known = snapshot.stamp
       return [.write(ticket)]
@@ -459,12 +468,13 @@ struct RecordStateMachine<Stamp: Equatable & Sendable> {
     }
   }
 
-  /// Takes `snapshot` as what the store holds, newer than any pending change, and delivers it.
+  /// Takes `snapshot` as what the store holds, newer than any pending change unless writes
+  /// merge, and delivers it.
   private mutating func accept(_ snapshot: StoredSnapshot<Stamp>) -> [RecordAction<Stamp>] {
     (known, isUnreadable) = (snapshot.stamp, false)
     if case .some = watchedContents { watchedContents = snapshot.contents }
-    var actions = forgetFailed()
-    if let replaced = pending {
+    var actions = mergesWrites ? [] : forgetFailed()
+    if !mergesWrites, let replaced = pending {
       // NB: The store changed after the pending value was set: the newer value wins, rather
       //     than being overwritten by the older one.
       pending = nil
