@@ -58,6 +58,8 @@ import Testing
       @Shared(.appStorage("layout")) var old = GridV1(isCompact: false)
       $old.withLock { $0.isCompact = true }
     }
+    // NB: The old value stays in memory until its change is written.
+    flushPendingWritesAndWait()
     @Shared(layoutKey) var layout = Grid(columns: 2)
     #expect(layout == Grid(columns: 1))
   }

@@ -12,7 +12,7 @@
 // A file its user cannot read (UnreadableModes.swift): file-unreadable.
 // Memory over many files (RecordModes.swift): file-records.
 // Two processes (ConvergenceModes.swift): file-pingpong, defaults-pingpong, file-burst,
-// defaults-burst.
+// defaults-burst, defaults-count.
 // Measuring (IdleModes.swift): defaults-idle.
 // Coordinated changes from several processes (CoordinatedModes.swift): coordinated-increment,
 // coordinated-tally.
@@ -85,6 +85,14 @@ case ("defaults-burst", 8):
     done: arguments[5],
     stop: arguments[6],
     report: arguments[7]
+  )
+
+case ("defaults-count", 5):
+  await defaultsCount(
+    suite: arguments[1],
+    key: arguments[2],
+    count: Int(arguments[3]) ?? 0,
+    go: arguments[4]
   )
 
 case ("fuzz-decode", 4):
