@@ -29,7 +29,7 @@ import Testing
     store.set(1, forKey: "count")
     synchronizer.open(file)
     defer { synchronizer.close(file) }
-    let contents = try synchronizer.synchronize(store, file)
+    let contents = try synchronizer.synchronize(store, file).contents
     #expect(try synchronizer.keepAsideIfUnparseable(file, contents) == nil)
     #expect(try keptFiles(of: file).isEmpty)
   }

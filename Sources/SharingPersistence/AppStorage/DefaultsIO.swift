@@ -19,23 +19,14 @@ struct DefaultsIO: RecordIO {
   }
 
   /// Synchronizes the store with its file, and tells the keys whose value the file changed.
-  ///
-  /// A key set through the package that the synchronization did not write (Foundation saw no
-  /// change, its copy of the store being older than the file) is set again and synchronized
-  /// once more.
   func write(_: Data, keepingAside _: Data?) throws -> Data {
-    let start = ContinuousClock.now
-    let written = keys.unsynchronizedStillStored()
-    var contents: Data?
+    let written = keys.changed
+    var (contents, duration): (Data?, Duration) = (nil, .zero)
     if let file {
-      contents = try DefaultsSynchronizer.shared.synchronize(keys.store.base, file)
-      if keys.storeAgainIfLost(written.keys) {
-        contents = try DefaultsSynchronizer.shared.synchronize(keys.store.base, file)
-      }
+      (contents, duration) = try DefaultsSynchronizer.shared.synchronize(keys.store.base, file)
     } else {
       keys.store.base.synchronize()
     }
-    let duration = ContinuousClock.now - start
     for onChange in keys.synchronized(to: contents, in: duration, writing: written) { onChange() }
     return contents ?? Data()
   }

@@ -6,7 +6,8 @@ import SharingDependencies
 /// of each change once, and never of its own write.
 ///
 /// Each access is made under one lock, so that a subscription compares a value with what it
-/// saw while nothing else changes either.
+/// saw while nothing else changes either. A value is read from Foundation only when it may
+/// have changed: handing one over takes Foundation half a second per megabyte.
 final class DefaultsKeys: Sendable {
   struct Subscription {
     let key: String
@@ -27,17 +28,13 @@ final class DefaultsKeys: Sendable {
     var fileError: (any Error)?
     /// What the file held when the store was last synchronized with it.
     var synchronized: Data??
-    /// The keys stored through the package since the store was last synchronized, and what
-    /// each holds: set again if a synchronization lost it.
-    var unsynchronized: [String: Stored] = [:]
+    /// The hash of each value in the file then, if its format tells them.
+    var fingerprints: [String: Int]?
+    /// The keys changed in the store since it was last synchronized, and whether each was
+    /// removed: the store holds the rest as the file did.
+    var changed: [String: Bool] = [:]
     /// How long the last synchronization took.
     var lastDuration = Duration.zero
-  }
-
-  /// An object stored for a key, and its comparable value.
-  struct Stored {
-    let object: Any?
-    let value: StoredDefaultsValue
   }
 
   let store: UserDefaultsBox
@@ -81,6 +78,9 @@ final class DefaultsKeys: Sendable {
 
   /// Stores a property list value (or removes the key, for `nil`) through `writer`; returns
   /// the other subscriptions to tell.
+  ///
+  /// A value is removed before it is set: Foundation writes only the keys it saw change, and
+  /// would not write a value its copy of the store held already, older than the file.
   func store(
     _ object: Any?,
     forKey key: String,
@@ -88,36 +88,31 @@ final class DefaultsKeys: Sendable {
   ) -> [@Sendable () -> Void] {
     state.withLock { state in
       if state.unreadableKeys.remove(key) != nil { keepStoredValue(forKey: key) }
-      set(object, forKey: key)
-      let value = StoredDefaultsValue(object)
-      state.unsynchronized[key] = Stored(object: object, value: value)
-      return tell(&state, key: key, seeing: value, except: writer)
-    }
-  }
-
-  private func set(_ object: Any?, forKey key: String) {
-    ObservedUserDefaults.$isWritingForKey.withValue(true) {
-      if let object {
-        store.base.set(object, forKey: key)
-      } else {
+      ObservedUserDefaults.$isWritingForKey.withValue(true) {
         // NB: Not 'set(nil, forKey:)': on Linux it resolves to the 'URL?' overload, which
         //     never returns.
         store.base.removeObject(forKey: key)
+        if let object { store.base.set(object, forKey: key) }
       }
+      state.changed[key] = object == nil
+      let value = StoredDefaultsValue(object)
+      return see(&state, where: { $1.key == key }, except: writer) { _ in value }
     }
   }
 
   /// Makes a change directly through the store (`change`, of `key`); returns the
   /// subscriptions to tell.
-  func change(forKey key: String, isRemoval: Bool, by change: () -> Void) -> [@Sendable () -> Void]
-  {
+  func change(
+    forKey key: String,
+    isRemoval: Bool,
+    by change: () -> Void
+  ) -> [@Sendable () -> Void] {
     state.withLock { state in
       ObservedUserDefaults.$isWritingForKey.withValue(true, operation: change)
+      state.changed[key] = isRemoval
       // NB: Until a removal is synchronized, Foundation on Linux reads the key from the file.
-      let object = isRemoval ? nil : store.base.object(forKey: key)
-      let value = StoredDefaultsValue(object)
-      state.unsynchronized[key] = Stored(object: object, value: value)
-      return tell(&state, key: key, seeing: value, except: nil)
+      let value = isRemoval ? .missing : StoredDefaultsValue(store.base.object(forKey: key))
+      return see(&state, where: { $1.key == key }) { _ in value }
     }
   }
 
@@ -129,54 +124,35 @@ final class DefaultsKeys: Sendable {
 
   // MARK: Synchronizing
 
-  /// The keys stored through the package since the store was last synchronized that still
-  /// hold what was stored: the others were changed since through another store object.
-  ///
-  /// A removal always counts as stored: until it is synchronized, Foundation reads the key
-  /// from the file.
-  func unsynchronizedStillStored() -> [String: Stored] {
-    state.withLock { state in
-      state.unsynchronized = state.unsynchronized.filter { key, stored in
-        stored.value == .missing
-          || StoredDefaultsValue(store.base.object(forKey: key)) == stored.value
-      }
-      return state.unsynchronized
-    }
-  }
-
-  /// Stores again each of `keys` that a synchronization replaced by what the file held:
-  /// Foundation writes only the keys it saw change, and a key set to what its copy of the
-  /// store held, older than the file, did not. Returns whether it stored any.
-  func storeAgainIfLost(_ keys: some Sequence<String>) -> Bool {
-    state.withLock { state in
-      var isLost = false
-      for key in keys {
-        guard let stored = state.unsynchronized[key],
-          StoredDefaultsValue(store.base.object(forKey: key)) != stored.value
-        else { continue }
-        isLost = true
-        set(stored.object, forKey: key)
-      }
-      return isLost
-    }
+  /// The keys changed in the store since it was last synchronized.
+  var changed: [String: Bool] {
+    state.withLock(\.changed)
   }
 
   /// The store was synchronized with its file, in `duration`, and the file holds `contents`
-  /// (`nil`: none): `written` are written, unless stored again since. Returns the
+  /// (`nil`: none), with the changes `written` (unless made again since). Returns the
   /// subscriptions whose value changed, or which saw the file unreadable.
+  ///
+  /// Only the keys whose bytes in the file changed are read, unless the file's format does
+  /// not tell.
   func synchronized(
     to contents: Data?,
     in duration: Duration = .zero,
-    writing written: [String: Stored] = [:]
+    writing written: [String: Bool] = [:]
   ) -> [@Sendable () -> Void] {
-    state.withLock { state in
-      state.synchronized = .some(contents)
-      state.fileError = nil
-      state.lastDuration = duration
-      for (key, stored) in written where state.unsynchronized[key]?.value == stored.value {
-        state.unsynchronized[key] = nil
+    let fingerprints = contents.map(PropertyListKeys.fingerprints(of:)) ?? [:]
+    return state.withLock { state in
+      let old = state.fileError == nil ? state.fingerprints : nil
+      (state.synchronized, state.fingerprints) = (.some(contents), fingerprints)
+      (state.fileError, state.lastDuration) = (nil, duration)
+      for (key, isRemoval) in written where state.changed[key] == isRemoval {
+        state.changed[key] = nil
       }
-      return compare(&state)
+      return compare(&state) { _, subscription in
+        guard let old, let fingerprints else { return true }
+        let key = subscription.key
+        return written[key] == nil && old[key] != fingerprints[key]
+      }
     }
   }
 
@@ -198,26 +174,19 @@ final class DefaultsKeys: Sendable {
   /// subscriptions to tell.
   func fileFailed(_ error: any Error) -> [@Sendable () -> Void] {
     state.withLock { state in
-      state.fileError = error
-      state.synchronized = nil
+      (state.fileError, state.synchronized) = (error, nil)
       return compare(&state)
     }
   }
 
-  /// Compares the value of each subscription whose key the package has no change of to
-  /// write with what it last saw: returns those to tell, changed through another store
-  /// object of the process.
-  func compareUnsynchronizedElsewhere() -> [@Sendable () -> Void] {
+  /// Compares the small value of each subscription with what it last saw, unless the
+  /// package has changes of the store to write (whose write compares what changed): returns
+  /// those to tell, changed through another store object of the process.
+  func compareSmallValuesChangedElsewhere() -> [@Sendable () -> Void] {
     state.withLock { state in
-      let unsynchronized = state.unsynchronized
-      return compare(&state) { unsynchronized[$1.key] == nil }
+      guard state.changed.isEmpty else { return [] }
+      return compare(&state) { $1.lastSeen?.isSmall != false }
     }
-  }
-
-  /// Compares the value of subscription `id` with what it last saw: returns it to tell, if
-  /// it changed.
-  func compare(_ id: Int) -> [@Sendable () -> Void] {
-    state.withLock { state in compare(&state) { subscription, _ in subscription == id } }
   }
 
   /// Compares what each subscription `isIncluded` accepts sees now with what it last saw:
@@ -232,17 +201,6 @@ final class DefaultsKeys: Sendable {
 
   private func seen(_ key: String, fileError: (any Error)?) -> StoredDefaultsValue? {
     fileError == nil ? StoredDefaultsValue(store.base.object(forKey: key)) : nil
-  }
-
-  /// Records that `key` now holds `value`; returns the subscriptions to tell: those of
-  /// another writer that saw something else.
-  private func tell(
-    _ state: inout State,
-    key: String,
-    seeing value: StoredDefaultsValue,
-    except writer: ObjectIdentifier?
-  ) -> [@Sendable () -> Void] {
-    see(&state, where: { $1.key == key }, except: writer) { _ in value }
   }
 
   /// Records what each subscription `isIncluded` accepts sees now, `seen(key)`; returns

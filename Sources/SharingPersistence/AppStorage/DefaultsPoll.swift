@@ -1,10 +1,13 @@
 import Foundation
 import SharingDependencies
 
-/// Compares the subscribed keys of a store with what they saw, every 50 milliseconds until
-/// stopped, to tell them of changes made through another store object of the process
+/// Compares the subscribed keys of a store with what they saw, every 50 milliseconds (less
+/// often for a large store) until stopped, to tell them of changes made through another store object of the process
 /// (`UserDefaults.standard.set(…)`), which Foundation tells nobody; then writes the store,
 /// as it writes the changes made through the package.
+///
+/// Only small values are compared: reading a large one takes Foundation long. A large value
+/// changed so is told when the store is next written.
 final class DefaultsPoll: Sendable {
   static let interval = Duration.milliseconds(50)
 
@@ -15,18 +18,22 @@ final class DefaultsPoll: Sendable {
     self.io = io
   }
 
-  /// Compares the keys after the interval, and again after each.
-  func start() {
-    DispatchWriteScheduler.shared.schedule(after: Self.interval) { [self] in tick() }
+  /// Compares the keys after `delay`, and again after each comparison: after the interval,
+  /// or four times as long as the comparison took, if longer (after a change to the store,
+  /// Foundation copies the whole store for the first value read from it).
+  func start(after delay: Duration = interval) {
+    DispatchWriteScheduler.shared.schedule(after: delay) { [self] in tick() }
   }
 
   private func tick() {
     guard !isStopped.withLock({ $0 }) else { return }
-    let changed = io.keys.compareUnsynchronizedElsewhere()
+    let start = ContinuousClock.now
+    let changed = io.keys.compareSmallValuesChangedElsewhere()
+    let duration = ContinuousClock.now - start
     for onChange in changed { onChange() }
     // NB: Written here rather than by the record, which has no change of its own to write.
     if !changed.isEmpty { _ = try? io.write(Data(), keepingAside: nil) }
-    start()
+    self.start(after: max(Self.interval, duration * 4))
   }
 
   func stop() {

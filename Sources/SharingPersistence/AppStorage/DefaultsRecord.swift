@@ -24,7 +24,7 @@ extension Record where IO == DefaultsIO {
     let id = keys.subscribe(key: key, writer: writer, onChange: onChange)
     let stop = subscribe(
       Subscriber(
-        onChange: { [weak self] in self?.played($0, to: id) },
+        onChange: { [weak self] in self?.played($0) },
         onRetry: onRetry
       )
     )
@@ -70,13 +70,13 @@ extension Record where IO == DefaultsIO {
     if isRemoval { flushAndWait() }
   }
 
-  /// Someone else changed the store's file, to `read`: subscription `id` is told if its key
-  /// changed, once the store is synchronized with the file.
+  /// Someone else changed the store's file, to `read`: the store is brought up to date with
+  /// it in a write of the record (synchronizing writes the store's own changes too), which
+  /// tells every key the file changed.
   ///
-  /// Every subscription is handed each change; the first brings the store up to date, in a
-  /// write of the record (synchronizing writes the store's own changes too), which tells
-  /// every key the file changed.
-  private func played(_ read: Result<StoredSnapshot<Data>, any Error>, to id: Int) {
+  /// Every subscription is handed each change; the first asks for the write. A file the
+  /// store was last synchronized with, whose changes were told then, is not read again.
+  private func played(_ read: Result<StoredSnapshot<Data>, any Error>) {
     let changed: [@Sendable () -> Void]
     switch read {
     case .failure(let error):
@@ -84,10 +84,10 @@ extension Record where IO == DefaultsIO {
     case .success(let snapshot):
       if let file = io.file, let error = unreadable(file, snapshot.contents) {
         changed = keys.fileFailed(error)
-      } else if keys.isSynchronized(to: snapshot.contents) {
-        changed = keys.compare(id)
       } else {
-        save(urgency: .background, isRemoval: false, nil)
+        if !keys.isSynchronized(to: snapshot.contents) {
+          save(urgency: .background, isRemoval: false, nil)
+        }
         changed = []
       }
     }

@@ -42,13 +42,17 @@ final class DefaultsSynchronizer: Sendable {
   }
 
   /// Synchronizes `store` with its file, `file`, holding the lock of every store file in use;
-  /// returns what the file holds afterwards.
+  /// returns what the file holds afterwards, and how long Foundation took (while it blocks
+  /// every access to user defaults).
   ///
   /// A file that is not a property list is kept aside first, unless it was already.
   ///
   /// - Throws: An ``AppStorageError`` if the file could not be locked or written, or if
   ///   unreadable bytes of a store could not be kept aside (nothing is written then).
-  func synchronize(_ store: UserDefaults, _ file: DefaultsFile) throws -> Data? {
+  func synchronize(
+    _ store: UserDefaults,
+    _ file: DefaultsFile
+  ) throws -> (contents: Data?, duration: Duration) {
     let paths = files.withLock { Set($0.keys).union([file.path]).sorted() }
     var locks: [FileLock] = []
     defer { for lock in locks { lock.unlock() } }
@@ -73,14 +77,16 @@ final class DefaultsSynchronizer: Sendable {
       if path == file.path { before = bytes }
       try keepAsideIfUnparseable(other, bytes)
     }
+    let start = ContinuousClock.now
     let synchronized = store.synchronize()
+    let duration = ContinuousClock.now - start
     let after = try file.contents()
     // NB: Foundation's result covers every store of the process: whether this one was
     //     written is told by its own file.
     if !synchronized, after == before, let reason = file.reasonItCannotBeWritten() {
       throw AppStorageError.notSaved(path: file.path, reason: reason)
     }
-    return after
+    return (after, duration)
   }
 
   /// Copies what `file` holds aside if it is not a property list Foundation can read, once

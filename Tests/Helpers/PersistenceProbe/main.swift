@@ -13,7 +13,7 @@
 // Memory over many files (RecordModes.swift): file-records.
 // Two processes (ConvergenceModes.swift): file-pingpong, defaults-pingpong, file-burst,
 // defaults-burst, defaults-count.
-// Measuring (IdleModes.swift): defaults-idle.
+// Measuring (IdleModes.swift): defaults-idle, defaults-large.
 // Coordinated changes from several processes (CoordinatedModes.swift): coordinated-increment,
 // coordinated-tally.
 
@@ -61,6 +61,13 @@ case ("defaults-idle", 4):
     suite: arguments[1],
     megabytes: Int(arguments[2]) ?? 0,
     seconds: Int(arguments[3]) ?? 0
+  )
+
+case ("defaults-large", 4):
+  defaultsLarge(
+    suite: arguments[1],
+    megabytes: Int(arguments[2]) ?? 0,
+    changes: Int(arguments[3]) ?? 0
   )
 
 case ("defaults-pingpong", 4):
