@@ -13,14 +13,12 @@ let package = Package(
     .library(name: "SharingPostgres", targets: ["SharingPostgres"]),
   ],
   targets: [
-    // MARK: Library modules (SPEC §2: arrows only point down this list)
+    // MARK: Library modules (a module depends only on modules above it: CONTRIBUTING.md,
+    //       "The module graph")
     .target(name: "SharingDependencies"),
     .target(name: "SharingCore", dependencies: ["SharingDependencies"]),
     .target(name: "SharingPersistence", dependencies: ["SharingCore", "SharingDependencies"]),
-    .target(
-      name: "SharingTesting",
-      dependencies: ["SharingPersistence", "SharingCore", "SharingDependencies"]
-    ),
+    .target(name: "SharingTesting", dependencies: ["SharingCore", "SharingDependencies"]),
     .target(
       name: "Sharing",
       dependencies: ["SharingDependencies", "SharingCore", "SharingPersistence"]

@@ -36,14 +36,24 @@ public struct Program: Sendable {
   ///   - directory: The test's temporary directory: home directory, working directory and
   ///     place of the output files.
   ///   - environment: Variables to set in addition to the usual ones.
+  ///   - isUnprivileged: Whether file permissions must apply to the program as to any user:
+  ///     run by root, it then runs as `nobody`, whom a read-only directory stops.
   /// - Returns: The running program.
   public func start(
     _ arguments: [String],
     in directory: TemporaryDirectory,
-    environment: [String: String] = [:]
+    environment: [String: String] = [:],
+    isUnprivileged: Bool = false
   ) throws -> RunningProgram {
-    try RunningProgram(
-      executable: url,
+    let (executable, arguments) =
+      isUnprivileged && getuid() == 0
+      ? (
+        URL(fileURLWithPath: "/usr/bin/setpriv"),
+        ["--reuid=nobody", "--regid=nogroup", "--clear-groups", "--", url.path] + arguments
+      )
+      : (url, arguments)
+    return try RunningProgram(
+      executable: executable,
       arguments: arguments,
       directory: directory,
       environment: Self.environment(in: directory).merging(environment) { $1 }
@@ -56,6 +66,8 @@ public struct Program: Sendable {
   ///   - arguments: The command-line arguments.
   ///   - directory: The test's temporary directory.
   ///   - environment: Variables to set in addition to the usual ones.
+  ///   - isUnprivileged: Whether file permissions must apply to the program as to any user
+  ///     (see ``start(_:in:environment:isUnprivileged:)``).
   ///   - input: Text for its standard input, which is then closed.
   ///   - timeout: How long it may run before it is killed and the test fails.
   /// - Returns: Its exit status and output.
@@ -63,11 +75,17 @@ public struct Program: Sendable {
     _ arguments: [String],
     in directory: TemporaryDirectory,
     environment: [String: String] = [:],
+    isUnprivileged: Bool = false,
     input: String = "",
     timeout: Duration = .seconds(60),
     sourceLocation: SourceLocation = #_sourceLocation
   ) async throws -> ProgramRun {
-    let program = try start(arguments, in: directory, environment: environment)
+    let program = try start(
+      arguments,
+      in: directory,
+      environment: environment,
+      isUnprivileged: isUnprivileged
+    )
     program.write(input)
     program.closeInput()
     return await program.finish(timeout: timeout, sourceLocation: sourceLocation)

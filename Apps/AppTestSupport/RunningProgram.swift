@@ -1,7 +1,7 @@
 import Foundation
 public import Testing
 
-/// A program started by ``Program/start(_:in:environment:)``.
+/// A program started by ``Program/start(_:in:environment:isUnprivileged:)``.
 ///
 /// Its standard output and error go to files rather than pipes, so that it never blocks on
 /// output nobody reads; its standard input is a pipe the test writes to.

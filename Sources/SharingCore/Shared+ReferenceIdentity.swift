@@ -1,6 +1,7 @@
 extension Shared {
-  /// The identity of the reference this shared value uses now: equal for shared values that
-  /// read and write one value (copies, and uses of one key), so that dumps can mark repeats.
+  /// The identity of the root this shared value uses now: equal for shared values that read
+  /// and write one value (copies, uses of one key, and values derived from one root), so that
+  /// dumps can mark repeats as swift-sharing's do.
   package var referenceIdentity: ObjectIdentifier { reference.resolved.identity }
 }
 

@@ -26,11 +26,14 @@ private func derivation(signUp: Shared<SignUpData>, todos: Shared<[Todo]>, user:
   let complete: SharedReader<Bool> = signUp.isComplete
   let unwrapped: Shared<User>? = Shared(user)
   let elements: [Shared<Todo>] = Array(todos)
+  let positional: [Shared<Int>] = Array(Shared(value: [1, 2]))
+  let positionalReaders: [SharedReader<Int>] = Array(SharedReader(value: [1, 2]))
   let element: Shared<Todo?> = todos[id: 1]
   let readOnly: SharedReader<SignUpData> = SharedReader(signUp)
   let computed: SharedReader<Int> = todos.read { $0.count }
   let values: SharedValues<[Todo]> = todos.values
   _ = (phone, complete, unwrapped, elements, element, readOnly, computed, values)
+  _ = (positional, positionalReaders)
 }
 
 private func mutation(count: Shared<Int>) throws {

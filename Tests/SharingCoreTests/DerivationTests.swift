@@ -120,6 +120,36 @@ import Testing
     #expect(todos.wrappedValue == [Todo(id: 1, title: "a")])
   }
 
+  @Test func arrayOfSharedElementsWithoutIdentitiesFollowsPositions() {
+    let counts = Shared(value: [1, 2, 3])
+    let elements = Array(counts)
+    #expect(elements.map(\.wrappedValue) == [1, 2, 3])
+    elements[1].withLock { $0 += 10 }
+    #expect(counts.wrappedValue == [1, 12, 3])
+    counts.withLock { $0.reverse() }
+    #expect(elements.map(\.wrappedValue) == [3, 12, 1])
+  }
+
+  @Test func sharedElementPastTheEndKeepsItsLastValueAndItsOwnWrites() {
+    let counts = Shared(value: [1, 2, 3])
+    let third = Array(counts)[2]
+    counts.withLock { _ = $0.removeLast() }
+    #expect(third.wrappedValue == 3)
+    third.withLock { $0 += 1 }
+    #expect(third.wrappedValue == 4)
+    #expect(counts.wrappedValue == [1, 2])
+  }
+
+  @Test func collectionThatCannotGrowOrShrinkGivesSharedElementsAndReaders() {
+    let slots = Shared(value: Slots(values: [1, 2, 3]))
+    let elements: [Shared<Int>] = Array(slots)
+    elements[0].withLock { $0 = 7 }
+    #expect(slots.wrappedValue.values == [7, 2, 3])
+    let readers: [SharedReader<Int>] = Array(SharedReader(slots))
+    slots.withLock { $0[2] = 9 }
+    #expect(readers.map(\.wrappedValue) == [7, 2, 9])
+  }
+
   @Test func identifiedSubscriptReadsWritesRemovesAndAppends() throws {
     let todos = Shared(value: [Todo(id: 1, title: "a")])
     let first = todos[id: 1]
@@ -158,5 +188,17 @@ import Testing
     let child = try #require(Shared(parent))
     child.withLock { $0 += parent.wrappedValue ?? -100 }
     #expect(parent.wrappedValue == 2)
+  }
+}
+
+/// A collection whose elements can change but which cannot grow or shrink, as
+/// `IdentifiedArray` cannot through `RangeReplaceableCollection`.
+private struct Slots: MutableCollection, RandomAccessCollection, Sendable {
+  var values: [Int]
+  var startIndex: Int { values.startIndex }
+  var endIndex: Int { values.endIndex }
+  subscript(position: Int) -> Int {
+    get { values[position] }
+    set { values[position] = newValue }
   }
 }

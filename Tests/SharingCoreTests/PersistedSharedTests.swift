@@ -147,7 +147,7 @@ import Testing
     try await withKnownIssue {
       try await $count.load()
     } matching: { issue in
-      issue.description.contains(#".test("count") leaked its continuation"#)
+      issue.description.contains(#"'.test("count")' leaked its continuation"#)
     }
     #expect(!$count.isLoading)
     #expect(count == 42)
@@ -161,7 +161,7 @@ import Testing
     try await withKnownIssue {
       try await $count.save()
     } matching: { issue in
-      issue.description.contains(#".test("count") leaked its continuation"#)
+      issue.description.contains(#"'.test("count")' leaked its continuation"#)
     }
     #expect($count.saveError == nil)
     #expect(count == 4)

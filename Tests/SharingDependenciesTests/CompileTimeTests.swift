@@ -1,3 +1,4 @@
+import Foundation
 import SharingDependencies
 
 // Pins how the public API reads at call sites; compiling is the test.
@@ -31,4 +32,8 @@ private func dependencyWrappersInferTheirValueType() {
   @Dependency(\.uuid) var uuid
   @Dependency(GreetingKey.self) var greeting
   _ = (now, uuid(), greeting)
+}
+
+private func uuidFromAnIntegerLiteralReadsAsInSwiftDependencies() -> [UUID] {
+  [UUID(0), UUID(1)]
 }

@@ -26,7 +26,7 @@ import Testing
     #expect(store.object(forKey: "double") is Double)
     #expect(store.object(forKey: "string") is String)
     #expect(store.stringArray(forKey: "strings") == [])
-    #expect(store.object(forKey: "url") is String)
+    #expect(store.url(forKey: "url") == URL(string: "https://example.com"))
     #expect(store.object(forKey: "data") is Data)
     #expect(store.object(forKey: "date") is Date)
     #expect(store.object(forKey: "priority") is Int)

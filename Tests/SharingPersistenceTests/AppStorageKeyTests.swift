@@ -137,6 +137,8 @@ import Testing
   @Test(arguments: [
     "https://example.com/path?query=1#fragment",
     "file:///tmp/some%20file.txt",
+    "file:///tmp/notes.txt?version=2#top",
+    "file:///not/yet/a/directory/",
     "myapp://open/item/42",
     "mailto:blob@example.com",
   ])
@@ -151,6 +153,27 @@ import Testing
     @Shared(.appStorage(key)) var stored = URL(string: "https://default.example")!
     #expect(stored == url)
     #expect(stored.absoluteString == string)
+  }
+
+  @Test func urlsAreStoredAsFoundationStoresThem() throws {
+    let directory = URL(fileURLWithPath: "/dev")
+    let file = URL(fileURLWithPath: "/tmp/some file.txt")
+    let web = try #require(URL(string: "https://example.com/path?query=1#fragment"))
+    @Shared(.appStorage("directory")) var storedDirectory = directory
+    @Shared(.appStorage("file")) var storedFile: URL? = file
+    @Shared(.appStorage("web")) var storedWeb = web
+    #expect(store.url(forKey: "directory") == directory)
+    #expect(store.url(forKey: "file") == file)
+    #expect(store.url(forKey: "web") == web)
+    #expect(store.string(forKey: "file") == "/tmp/some file.txt")
+    $storedFile.withLock { $0 = nil }
+    #expect(store.object(forKey: "file") == nil)
+  }
+
+  @Test func readsURLsStoredAsStringsByEarlierVersions() {
+    store.set("https://example.com/a?b=c", forKey: "url")
+    @Shared(.appStorage("url")) var url: URL? = nil
+    #expect(url == URL(string: "https://example.com/a?b=c"))
   }
 
   @Test func readsURLsWrittenByFoundation() {
@@ -180,7 +203,7 @@ import Testing
     #expect(store.object(forKey: "ratio") as? Double == 0.25)
     #expect(store.data(forKey: "bytes") == Data([9]))
     #expect(store.object(forKey: "when") as? Date == Date(timeIntervalSince1970: 0))
-    #expect(store.string(forKey: "link") == "https://example.com")
+    #expect(store.url(forKey: "link") == URL(string: "https://example.com"))
     $name.withLock { $0 = nil }
     $link.withLock { $0 = nil }
     #expect(store.object(forKey: "name") == nil)

@@ -2,6 +2,7 @@ import Foundation
 import SharingCore
 import SharingDependencies
 import SharingPersistence
+import TestSupport
 import Testing
 
 /// Versioned `Codable` values in user defaults.
@@ -53,13 +54,15 @@ import Testing
     #expect(runs.withLock { $0 } == 0)
   }
 
-  @Test func aValueWrittenWithoutAVersionIsVersion1() {
+  @Test func aValueWrittenWithoutAVersionIsVersion1() async {
+    let firstUse = WeakReferences()
     do {
       @Shared(.appStorage("layout")) var old = GridV1(isCompact: false)
+      firstUse.append(rootOf: $old)
       $old.withLock { $0.isCompact = true }
     }
-    // NB: The old value stays in memory until its change is written.
-    flushPendingWritesAndWait()
+    // The old value's reference is kept until its change is written.
+    await expectEventually("the first use's reference released") { firstUse.aliveCount == 0 }
     @Shared(layoutKey) var layout = Grid(columns: 2)
     #expect(layout == Grid(columns: 1))
   }

@@ -74,6 +74,12 @@ struct MachineUnderTest {
     if case .deliver? = read.last { _ = machine.deliveryEnded() }
   }
 
+  /// Loses the store, ending the delivery of the error to the subscribers if there is one.
+  mutating func loseStore() {
+    let lost = machine.becameUnreachable(because: CancellationError())
+    if case .deliver? = lost.last { _ = machine.deliveryEnded() }
+  }
+
   /// Ends a read as having found `text` (`nil`: no file), or failed with `error`.
   mutating func read(
     _ ticket: ReadTicket,

@@ -103,7 +103,7 @@ extension RecordStateMachineTests {
   @Test mutating func reachingTheStoreAgainWritesTheFailedValueFirst() throws {
     try record.watch(finding: "5")
     _ = record.land(try taken(record.save("6")), failing: CancellationError())
-    record.machine.becameUnreachable()
+    record.loseStore()
     let reached = record.machine.becameReachable(afterLoss: true, now: .seconds(2))
     let retry = try taken(reached)
     #expect(retry.isRetry)
@@ -112,7 +112,7 @@ extension RecordStateMachineTests {
 
   @Test mutating func afterTheStoreWasLostWhatItHoldsIsDeliveredWhateverItsStamp() throws {
     try record.watch(finding: "5")
-    record.machine.becameUnreachable()
+    record.loseStore()
     let read = try reading(record.machine.becameReachable(afterLoss: true, now: .seconds(1)))
     #expect(names(record.read(read, finding: "5")) == ["deliver 5"])
   }
@@ -121,10 +121,74 @@ extension RecordStateMachineTests {
     try record.watch(finding: "5")
     _ = record.land(try taken(record.save("6")))
     _ = record.save("7", at: .milliseconds(100))
-    record.machine.becameUnreachable()
+    record.loseStore()
     let reached = record.machine.becameReachable(afterLoss: true, now: .milliseconds(200))
     #expect(names(reached) == ["write 7"])
     #expect(names(record.land(try taken(reached))).contains("read"))
+  }
+
+  @Test mutating func losingTheStoreTellsTheSubscribers() throws {
+    try record.watch(finding: "5")
+    let lost = record.machine.becameUnreachable(because: CancellationError())
+    #expect(names(lost) == ["deliver error"])
+  }
+
+  /// A change made while the store is read again after it was lost is kept: the read holds
+  /// what the program knew, which must not take the change back.
+  @Test mutating func aChangeMadeWhileTheStoreIsReadAfterALossIsKept() throws {
+    try record.watch(finding: "5")
+    _ = record.land(try taken(record.save("6")))
+    record.loseStore()
+    let read = try reading(record.machine.becameReachable(afterLoss: true, now: .seconds(2)))
+    #expect(names(record.save("7", at: .milliseconds(2_100))) == ["registerPending", "write 7"])
+    #expect(names(record.read(read, finding: "6")) == [])
+    #expect(!record.machine.isIdle)
+  }
+
+  /// A change made while a failed value is written again after the store was lost is kept.
+  @Test mutating func aThrottledChangeMadeWhileTheStoreIsReadAfterALossIsKept() throws {
+    try record.watch(finding: "5")
+    _ = record.land(try taken(record.save("6")))
+    record.loseStore()
+    let read = try reading(record.machine.becameReachable(afterLoss: true, now: .milliseconds(200)))
+    #expect(
+      names(record.save("7", at: .milliseconds(300))) == [
+        "registerPending", "schedule 0.7 seconds",
+      ]
+    )
+    #expect(names(record.read(read, finding: "6")) == [])
+    let last = try taken(record.machine.scheduledTimeCame(now: .seconds(1)))
+    #expect(try last.write.encode() == bytes("7"))
+  }
+
+  @Test mutating func aChangeMadeWhileAFailedValueIsWrittenAgainIsKept() throws {
+    try record.watch(finding: "5")
+    _ = record.land(try taken(record.save("a")))
+    record.loseStore()
+    _ = record.land(try taken(record.save("b", .immediate)), failing: CancellationError())
+    let retry = try taken(record.machine.becameReachable(afterLoss: true, now: .seconds(2)))
+    _ = record.save("c", at: .milliseconds(2_100))
+    let landed = record.land(retry, at: .milliseconds(2_200))
+    let read = try reading(landed)
+    #expect(names(record.read(read, finding: "b")) == [])
+    let last = try taken(record.machine.scheduledTimeCame(now: .seconds(4)))
+    #expect(try last.write.encode() == bytes("c"))
+  }
+
+  @Test mutating func aFailedWriteIsWrittenWhenTheStoreIsFirstReached() throws {
+    record = MachineUnderTest(retriesAfterDelay: true)
+    record.loseStore()
+    _ = record.land(try taken(record.save("1")), failing: CancellationError())
+    #expect(try taken(record.machine.becameReachable(afterLoss: false, now: .seconds(1))).isRetry)
+  }
+
+  @Test mutating func aThrottledChangeKeepsWaitingWhenTheStoreIsFirstReached() throws {
+    try record.watch(finding: nil)
+    _ = record.land(try taken(record.save("1")))
+    _ = record.save("2", at: .milliseconds(100))
+    #expect(
+      names(record.machine.becameReachable(afterLoss: false, now: .milliseconds(200))) == ["read"]
+    )
   }
 
   // MARK: Watching

@@ -111,7 +111,7 @@ import Testing
 
   @Test mutating func aFailedWriteWaitsForTheStoreWhileItCannotBeReached() throws {
     record = MachineUnderTest(retriesAfterDelay: true)
-    record.machine.becameUnreachable()
+    record.loseStore()
     let failing = record.land(try taken(record.save("1")), failing: CancellationError())
     #expect(!names(failing).contains { $0.hasPrefix("retry") })
     #expect(names(record.machine.retryTimeCame(now: .seconds(1))) == [])

@@ -49,6 +49,20 @@ import Testing
     }
   }
 
+  /// `withLock` writes the first change of a quiet period; a `save()` right after it has
+  /// nothing new to write.
+  @Test func aSaveAfterAWrittenChangeWritesNothingMore() async throws {
+    try await withDiskStorage { storage, _, directory in
+      let url = directory.file("numbers.json")
+      @Shared(.fileStorage(url)) var numbers = Array(0..<1_000)
+      $numbers.withLock { $0.append(1_000) }
+      #expect(storage.writeCount(to: url) == 1)
+      try await $numbers.save()
+      #expect(storage.writeCount(to: url) == 1)
+      #expect(try JSONDecoder().decode([Int].self, from: Data(contentsOf: url)) == Array(0...1_000))
+    }
+  }
+
   @Test func encodingDoesNotHoldTheValuesLock() async throws {
     let box = Locked<Shared<Int>?>(nil)
     try await withDiskStorage { _, scheduler, directory in

@@ -16,12 +16,12 @@ import Testing
             counter: CounterTab.State(
               alert: nil,
               _stats: #1 Stats(
-        −       count: 0,
+        -       count: 0,
         +       count: 1,
-        −       maxCount: 0,
+        -       maxCount: 0,
         +       maxCount: 1,
                 minCount: 0,
-        −       numberOfCounts: 0
+        -       numberOfCounts: 0
         +       numberOfCounts: 1
               )
             ),
@@ -42,7 +42,7 @@ import Testing
           SharedState.State(
             currentTab: .counter,
             counter: CounterTab.State(
-        −     alert: nil,
+        -     alert: nil,
         +     alert: "👎 The number 0 is not prime :(",
               _stats: #1 Stats(…)
             ),

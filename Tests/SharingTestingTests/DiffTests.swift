@@ -17,15 +17,21 @@ import Testing
       diff(Todo(title: "Milk"), Todo(title: "Milk", isDone: true)) == """
           Todo(
             title: "Milk",
-        −   isDone: false
+        -   isDone: false
         +   isDone: true
           )
         """
     )
   }
 
+  @Test func defaultMarkersAreASCIIAsInSwiftCustomDump() {
+    #expect(diff(1, 2) == "- 1\n+ 2")
+    #expect(DiffFormat.default == DiffFormat(first: "-", second: "+", both: " "))
+    #expect(DiffFormat.proportional == DiffFormat(first: "\u{2212}", second: "+", both: "\u{2007}"))
+  }
+
   @Test func scalars() {
-    #expect(diff(1, 2) == "− 1\n+ 2")
+    #expect(diff(1, 2) == "- 1\n+ 2")
     #expect(diff("a", "b", format: .plain) == "- \"a\"\n+ \"b\"")
   }
 
@@ -39,7 +45,7 @@ import Testing
             name: "Blob",
             todos: […],
             settings: Settings(
-        −     theme: .light,
+        -     theme: .light,
         +     theme: .dark,
               notifications: Notifications(…)
             )
@@ -60,7 +66,7 @@ import Testing
             [0]: Todo(…),
             [1]: Todo(
               title: "Eggs",
-        −     isDone: false
+        -     isDone: false
         +     isDone: true
             ),
             … (2 unchanged)
@@ -85,10 +91,10 @@ import Testing
     #expect(
       diff([Todo(title: "Milk"), Todo(title: "Eggs")], [Todo(title: "Eggs")]) == """
           [
-        −   [0]: Todo(
-        −     title: "Milk",
-        −     isDone: false
-        −   ),
+        -   [0]: Todo(
+        -     title: "Milk",
+        -     isDone: false
+        -   ),
             [0]: Todo(…)
           ]
         """
@@ -107,7 +113,7 @@ import Testing
   }
 
   @Test func emptyArrays() {
-    #expect(diff([Int](), [1]) == "− []\n+ [\n+   [0]: 1\n+ ]")
+    #expect(diff([Int](), [1]) == "- []\n+ [\n+   [0]: 1\n+ ]")
   }
 
   @Test func longArrayChangesShowBeyondTheDumpLimit() {
@@ -117,7 +123,7 @@ import Testing
       diff(Array(0..<100), numbers) == """
           [
             … (80 unchanged),
-        −   [80]: 80,
+        -   [80]: 80,
         +   [80]: -1,
             … (19 unchanged)
           ]
@@ -143,7 +149,7 @@ import Testing
           [
             "a": Todo(
               title: "Milk",
-        −     isDone: false
+        -     isDone: false
         +     isDone: true
             )
           ]
@@ -156,7 +162,7 @@ import Testing
       diff(Set([1, 2, 3]), Set([1, 3, 4])) == """
           Set([
             1,
-        −   2,
+        -   2,
             3,
         +   4
           ])
@@ -165,15 +171,15 @@ import Testing
   }
 
   @Test func enumCaseChanged() {
-    #expect(diff(Theme.light, Theme.dark) == "− Theme.light\n+ Theme.dark")
+    #expect(diff(Theme.light, Theme.dark) == "- Theme.light\n+ Theme.dark")
     #expect(
       diff(Request.loaded(Todo(title: "Milk")), Request.failed(code: 404)) == """
-        − Request.loaded(
-        −   Todo(
-        −     title: "Milk",
-        −     isDone: false
-        −   )
-        − )
+        - Request.loaded(
+        -   Todo(
+        -     title: "Milk",
+        -     isDone: false
+        -   )
+        - )
         + Request.failed(code: 404)
         """
     )
@@ -184,7 +190,7 @@ import Testing
       diff(Request.loaded(Todo(title: "Milk")), Request.loaded(Todo(title: "Eggs"))) == """
           Request.loaded(
             Todo(
-        −     title: "Milk",
+        -     title: "Milk",
         +     title: "Eggs",
               isDone: false
             )
@@ -199,13 +205,13 @@ import Testing
           Note(
             body: """
             Hello
-        −   World
+        -   World
         +   There
             """
           )
         """#
     )
-    #expect(diff("Hello\nWorld", "Hello\nThere") == "  \"\"\"\n  Hello\n− World\n+ There\n  \"\"\"")
+    #expect(diff("Hello\nWorld", "Hello\nThere") == "  \"\"\"\n  Hello\n- World\n+ There\n  \"\"\"")
   }
 
   @Test func plainFormat() {

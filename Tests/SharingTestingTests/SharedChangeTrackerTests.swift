@@ -157,6 +157,73 @@ import Testing
     }
   }
 
+  @Test func unassertedChangesAreReportedWhenTheTrackerGoesAway() {
+    let count = Shared(value: 0)
+    withKnownIssue {
+      do {
+        let tracker = SharedChangeTracker()
+        tracker.track { count.withLock { $0 += 1 } }
+      }
+    } matching: { issue in
+      issue.description.hasSuffix(
+        "Tracked unasserted changes to 'Shared<Int>(value: 1)': 0 → 1"
+      )
+    }
+  }
+
+  @Test func unassertedChangesThroughAnUnwrappedValueAreReportedOnTheOptional() throws {
+    let optional = Shared<Int?>(value: 1)
+    let unwrapped = try #require(Shared(optional))
+    withKnownIssue {
+      do {
+        let tracker = SharedChangeTracker()
+        tracker.track { unwrapped.withLock { $0 += 1 } }
+      }
+    } matching: { issue in
+      issue.description.hasSuffix(
+        "Tracked unasserted changes to 'Shared<Int?>(value: Optional(2))': Optional(1) → Optional(2)"
+      )
+    }
+  }
+
+  @Test func unassertedChangesToAPersistedValueNameItsKey() {
+    let name = Shared(wrappedValue: "Blob", .inMemory("name"))
+    withKnownIssue {
+      do {
+        let tracker = SharedChangeTracker()
+        tracker.track { name.withLock { $0 += " Jr." } }
+      }
+    } matching: { issue in
+      issue.description.hasSuffix(
+        #"Tracked unasserted changes to 'Shared<String>(.inMemory("name"))': "Blob" → "Blob Jr.""#
+      )
+    }
+  }
+
+  @Test func assertedChangesAreNotReportedWhenTheTrackerGoesAway() {
+    let count = Shared(value: 0)
+    do {
+      let tracker = SharedChangeTracker()
+      tracker.track { count.withLock { $0 += 1 } }
+      tracker.assert { count.withLock { $0 += 1 } }
+    }
+    do {
+      let tracker = SharedChangeTracker()
+      tracker.track { count.withLock { $0 += 1 } }
+      tracker.reset()
+    }
+  }
+
+  @Test func aTrackerToldNotToReportUnassertedChangesGoesAwayQuietly() {
+    let count = Shared(value: 0)
+    do {
+      let tracker = SharedChangeTracker(reportUnassertedChanges: false)
+      tracker.track { count.withLock { $0 += 1 } }
+      #expect(tracker.hasChanges)
+    }
+    #expect(count.wrappedValue == 1)
+  }
+
   @Test func errorThrownByTheAssertionIsRethrownWithoutReports() {
     let count = Shared(value: 0)
     let tracker = SharedChangeTracker()

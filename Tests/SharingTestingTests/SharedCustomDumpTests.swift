@@ -47,6 +47,35 @@ import Testing
     )
   }
 
+  @Test func sharedValuesDerivedFromOneReferenceAreMarkedAsThatReference() {
+    let stats = Shared(value: Stats())
+    #expect(
+      String(customDumping: Slices(count: stats.count, stats: stats)) == """
+        Slices(
+          _count: #1 0,
+          _stats: #1 Stats(↩︎)
+        )
+        """
+    )
+  }
+
+  @Test func diffOfOneSharedValueInsideAnAssertionComparesItsSnapshotWithItsValue() {
+    let count = Shared(value: 0)
+    let tracker = SharedChangeTracker()
+    tracker.track { count.withLock { $0 += 1 } }
+    tracker.assert {
+      #expect(
+        diff(count, count) == """
+          - #1 0
+          + #1 1
+          """
+      )
+      count.withLock { $0 = 1 }
+      #expect(diff(count, count) == nil)
+    }
+    #expect(diff(count, count) == nil)
+  }
+
   @Test func sharedValueInsideAnAssertionDumpsAsItsSnapshot() {
     let count = Shared(value: 0)
     let tracker = SharedChangeTracker()
@@ -86,7 +115,7 @@ import Testing
   @Test func diffOfSharedValuesComparesTheirValues() {
     #expect(
       diff(Shared(value: Tab.counter), Shared(value: Tab.profile)) == """
-        − #1 Tab.counter
+        - #1 Tab.counter
         + #1 Tab.profile
         """
     )
@@ -116,6 +145,15 @@ private struct Counts {
   @Shared var second: Int
   @SharedReader var reader: Int
   @Shared var other: Int
+}
+
+private struct Stats {
+  var count = 0
+}
+
+private struct Slices {
+  @Shared var count: Int
+  @Shared var stats: Stats
 }
 
 private struct Feature: Equatable {

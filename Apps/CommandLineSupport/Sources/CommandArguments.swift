@@ -45,7 +45,14 @@ extension CommandArguments {
   }
 
   /// Parses the program's command line; prints the usage and exits when the user asked for
-  /// help, and exits with ``ExitStatus/usage`` after explaining a usage error.
+  /// help, and exits with ``ExitStatus/usage`` after explaining a usage error as
+  /// swift-argument-parser does:
+  ///
+  /// ```
+  /// Error: Unknown command 'archive'.
+  /// Usage: todos [--file <path>] [<command>]
+  ///   See 'todos --help' for more information.
+  /// ```
   ///
   /// - Parameters:
   ///   - arguments: The command-line arguments, without the program name: by default the
@@ -63,7 +70,7 @@ extension CommandArguments {
       }
       return parsed
     } catch {
-      terminal.fail("\(error)\n\n\(usage)", status: .usage)
+      terminal.failUsage(error, usage: usage)
     }
   }
 }

@@ -17,7 +17,9 @@ public import Foundation
 ///
 /// Foundation's own descriptions name the error, not the file ("A file with the same name
 /// already exists.", "(NSCocoaErrorDomain error 256.)"); this looks at the path itself, then
-/// at the system error underneath.
+/// at the system error underneath, then, for an error that has none (a lock file beside it
+/// that could not be created), at whether this process may write the file and its
+/// directory: `/srv/notes is not writable (read-only file system)`.
 public enum FileProblem {
   /// Why a file could not be read or written: a phrase to follow a colon, such as
   /// `it is a directory, not a file` or `permission denied`.
@@ -37,7 +39,10 @@ public enum FileProblem {
       return "it is a directory, not a file"
     }
     if let code = systemErrorCode(of: error) {
-      return lowercasingFirstLetter(String(cString: strerror(code)))
+      return description(of: code)
+    }
+    if let reason = writeAccessProblem(at: url) {
+      return reason
     }
     return lowercasingFirstLetter(
       error.localizedDescription
@@ -56,6 +61,28 @@ public enum FileProblem {
       directory = parent
     }
     return isDirectory.boolValue ? nil : directory
+  }
+
+  /// Why this process may not write `url`, if the system says it may not: the file is not
+  /// writable, or the nearest directory on the way to it takes no new files.
+  private static func writeAccessProblem(at url: URL) -> String? {
+    let path = url.standardizedFileURL.path
+    if access(path, F_OK) == 0 {
+      return access(path, W_OK) == 0 ? nil : description(of: errno)
+    }
+    var directory = url.standardizedFileURL.deletingLastPathComponent()
+    while access(directory.path, F_OK) != 0 {
+      let parent = directory.deletingLastPathComponent()
+      guard parent.path != directory.path else { return nil }
+      directory = parent
+    }
+    guard access(directory.path, W_OK | X_OK) != 0 else { return nil }
+    return "\(directory.path) is not writable (\(description(of: errno)))"
+  }
+
+  /// A system error in words, such as `permission denied`.
+  private static func description(of code: Int32) -> String {
+    lowercasingFirstLetter(String(cString: strerror(code)))
   }
 
   /// The `errno` value behind an error, however Foundation wrapped it.

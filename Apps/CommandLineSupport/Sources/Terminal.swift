@@ -50,6 +50,33 @@ public struct Terminal: Sendable {
     exit(status)
   }
 
+  /// Explains a usage error on standard error as swift-argument-parser does, then exits with
+  /// ``ExitStatus/usage``: the error, the usage line, and where to find more.
+  ///
+  /// ```
+  /// Error: Unknown command 'archive'.
+  /// Usage: todos [--file <path>] [<command>]
+  ///   See 'todos --help' for more information.
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - error: What does not fit the usage.
+  ///   - usage: The command's usage, whose first line is shown.
+  public func failUsage(_ error: UsageError, usage: String) -> Never {
+    let usageLine = usage.prefix { $0 != "\n" }
+    FileHandle.standardError.write(
+      Data(
+        """
+        Error: \(error)
+        \(usageLine)
+          See '\(program) --help' for more information.
+
+        """.utf8
+      )
+    )
+    exit(.usage)
+  }
+
   /// Exits the program, running its `atexit` handlers (which write pending changes).
   ///
   /// - Parameter status: The exit status.

@@ -59,10 +59,12 @@ import Testing
       #expect(run.status == 64)
       #expect(run.output.isEmpty)
       #expect(
-        run.errorOutput.hasPrefix(
-          "counter: The amount to add must be a positive integer, such as 5; '\(amount)' is not."
-            + "\n\nUsage: counter"
-        )
+        run.errorOutput == """
+          Error: The amount to add must be a positive integer, such as 5; '\(amount)' is not.
+          Usage: counter [--store <path>] [<command>]
+            See 'counter --help' for more information.
+
+          """
       )
     }
   }

@@ -21,6 +21,30 @@ import Testing
     #expect(arguments?.table == "flags")
   }
 
+  @Test func resetTakesNoArguments() throws {
+    #expect(try FlagsArguments.parse(["reset"])?.command == .reset)
+    #expect(throws: UsageError("Too many arguments for 'reset'.")) {
+      try FlagsArguments.parse(["reset", "beta"])
+    }
+  }
+
+  @Test(arguments: ["flags", "app.flags_2", "_x"])
+  func tableNameOfLettersDigitsAndUnderscoresIsTaken(name: String) throws {
+    #expect(try FlagsArguments.parse(["--table", name])?.table == name)
+  }
+
+  @Test(arguments: ["bad table; drop", "a.b.c", "2flags", "", "a.", "flägs"])
+  func otherTableNameIsAUsageError(name: String) {
+    #expect(
+      throws: UsageError(
+        "'\(name)' is not a table name: use letters, digits and underscores, as name or"
+          + " schema.name."
+      )
+    ) {
+      try FlagsArguments.parse(["--table", name])
+    }
+  }
+
   @Test func helpIsNoCommand() throws {
     #expect(try FlagsArguments.parse(["set", "--help"]) == nil)
   }

@@ -1,4 +1,5 @@
 import AppTestSupport
+import Foundation
 import Testing
 
 /// The built `signup`, answered through a pipe.
@@ -29,30 +30,53 @@ import Testing
     }
   }
 
-  @Test func answeringNoAtTheSummaryCancelsWithAnError() async throws {
+  @Test func answeringNoAtTheSummaryIsAChoiceNotAFailure() async throws {
     try await withTemporaryDirectory { directory in
       let run = try await Program("signup").run(
         [],
         in: directory,
         input: "Blob\nMcBlob\nblob@example.com\n555 010 0199\nno\n"
       )
-      #expect(run.status == 1)
+      #expect(run.status == 0)
       #expect(
-        run.output.hasSuffix("Submit? (yes, no to cancel, or edit: name, email, phone): no\n")
+        run.output.hasSuffix(
+          "Submit? (yes, no to cancel, or edit: name, email, phone): no\n"
+            + "\nSign-up cancelled; nothing was submitted.\n"
+        )
       )
-      #expect(run.errorOutput == "signup: Sign-up cancelled; nothing was submitted.\n")
+      #expect(run.errorOutput.isEmpty)
+    }
+  }
+
+  @Test func ctrlCAtAPromptExitsWith130() async throws {
+    try await withTemporaryDirectory { directory in
+      let signup = try Program("signup").start([], in: directory)
+      signup.write("Blob\n")
+      await signup.waitForOutput("the second question") { $0.hasSuffix("Last name: ") }
+      signup.send(SIGINT)
+      let run = await signup.finish()
+      #expect(run.status == 130)
+      #expect(!run.isSignalled)
+      #expect(run.errorOutput.isEmpty)
     }
   }
 
   @Test(arguments: [
-    (["--fast"], "signup: Unknown option '--fast'."),
-    (["now"], "signup: Unexpected argument 'now'."),
+    (["--fast"], "Unknown option '--fast'."),
+    (["now"], "Unexpected argument 'now'."),
   ])
   func argumentIsAUsageError(arguments: [String], message: String) async throws {
     try await withTemporaryDirectory { directory in
       let run = try await Program("signup").run(arguments, in: directory)
       #expect(run.status == 64)
-      #expect(run.errorOutput.hasPrefix(message + "\n\nUsage: signup"))
+      #expect(
+        run.errorOutput == """
+          Error: \(message)
+          Usage: signup
+            See 'signup --help' for more information.
+
+          """
+      )
     }
   }
 }

@@ -19,6 +19,27 @@ import TodosKit
     #expect(list.todos.map(\.id) == [2, 3])
   }
 
+  @Test func numberOfARemovedTodoIsNeverGivenAgain() throws {
+    let list = TodoList(file: file)
+    try list.add("Buy milk")
+    try list.add("Walk the dog")
+    try list.remove(2)
+    let todo = try list.add("Write the report")
+    #expect(todo == Todo(id: 3, title: "Write the report"))
+    #expect(throws: TodoError.notFound(2)) { try list.complete(2) }
+  }
+
+  @Test func fileOfAnEarlierVersionIsReadAndNumberingGoesOn() throws {
+    @Dependency(\.defaultFileStorage) var storage
+    storage.simulateExternalWrite(
+      Data(#"[{"id": 4, "title": "Buy milk", "isDone": true}]"#.utf8),
+      to: file
+    )
+    let list = TodoList(file: file)
+    #expect(list.todos == [Todo(id: 4, title: "Buy milk", isDone: true)])
+    #expect(try list.add("Walk the dog").id == 5)
+  }
+
   @Test func blankTitleIsRefused() {
     let list = TodoList(file: file)
     #expect(throws: TodoError.emptyTitle) { try list.add(" \t") }
@@ -51,7 +72,20 @@ import TodosKit
     try list.add("Buy milk")
 
     let data = try #require(storage.contents(of: file))
-    #expect(try JSONDecoder().decode([Todo].self, from: data) == [Todo(id: 1, title: "Buy milk")])
+    #expect(
+      String(decoding: data, as: UTF8.self) == """
+        {
+          "nextID" : 2,
+          "todos" : [
+            {
+              "id" : 1,
+              "isDone" : false,
+              "title" : "Buy milk"
+            }
+          ]
+        }
+        """
+    )
   }
 
   @Test func aChangeStartsFromTheListAnotherProgramWroteMeanwhile() throws {

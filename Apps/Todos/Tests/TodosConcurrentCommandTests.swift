@@ -16,7 +16,8 @@ import TodosKit
         let run = await add.finish()
         #expect(run.status == 0, "\(run.errorOutput)")
       }
-      let saved = try JSONDecoder().decode([Todo].self, from: Data(contentsOf: file))
+      let saved = try JSONDecoder().decode(TodoFileContents.self, from: Data(contentsOf: file))
+        .todos
       #expect(Set(saved.map(\.title)) == Set((1...10).map { "Todo \($0)" }))
       #expect(saved.map(\.id) == Array(1...10))
     }
@@ -39,7 +40,8 @@ import TodosKit
         let run = await change.finish()
         #expect(run.status == 0, "\(run.errorOutput)")
       }
-      let saved = try JSONDecoder().decode([Todo].self, from: Data(contentsOf: file))
+      let saved = try JSONDecoder().decode(TodoFileContents.self, from: Data(contentsOf: file))
+        .todos
       #expect(saved.count == 10)
       #expect(saved.filter(\.isDone).map(\.id) == Array(1...5))
     }

@@ -9,7 +9,11 @@ import TodosKit
   @Test(arguments: [
     ("{not json", "it is not valid JSON"),
     ("", "it is not valid JSON"),
-    (#"{"title": "Milk"}"#, "it is not a JSON array of todos"),
+    (#"{"title": "Milk"}"#, #"it is not a todo list (the file has no "todos")"#),
+    (#""Milk""#, "it is not a todo list (the file is not an object)"),
+    (#"{"todos": 1}"#, #"it is not a todo list ("todos" is not an array)"#),
+    (#"{"nextID": "2", "todos": []}"#, #"it is not a todo list ("nextID" is not a whole number)"#),
+    (#"{"nextID": 2, "todos": [{"id": 1}]}"#, #"it is not a todo list (todo 1 has no "title")"#),
     (#"[{"id": 1}]"#, #"it is not a todo list (todo 1 has no "title")"#),
     ("[1]", "it is not a todo list (todo 1 is not an object)"),
     (
@@ -23,7 +27,7 @@ import TodosKit
   ])
   func decodingErrorSaysWhatIsWrongInTheFile(contents: String, reason: String) throws {
     let error = try #require(throws: DecodingError.self) {
-      try JSONDecoder().decode([Todo].self, from: Data(contents.utf8))
+      try JSONDecoder().decode(TodoFileContents.self, from: Data(contents.utf8))
     }
     #expect(UnusableTodoFile(file: file, loadError: error).reason == reason)
   }

@@ -18,11 +18,12 @@ public struct LoadContinuation<Value>: Sendable {
   /// ```
   ///
   /// - Parameters:
-  ///   - description: What is loaded, named in reports of a misused continuation.
+  ///   - description: What is loaded, usually the key's description, named in quotes in
+  ///     reports of a misused continuation; without one, reports name "A shared key".
   ///   - callback: Called once with the result: a value, `nil` for the initial value, or an
   ///     error.
   public init(
-    _ description: @autoclosure @escaping @Sendable () -> String = "A load",
+    _ description: @autoclosure @escaping @Sendable () -> String = "",
     callback: @escaping @Sendable (Result<Value?, any Error>) -> Void
   ) {
     self.init(description(), writeBack: nil, callback: callback)
@@ -36,7 +37,7 @@ public struct LoadContinuation<Value>: Sendable {
   ) {
     self.resumption = Resumption(
       name: "LoadContinuation",
-      description: description,
+      description: { continuationSubject(description()) },
       fallback: .success(nil),
       callback: callback
     )
@@ -74,4 +75,10 @@ public struct LoadContinuation<Value>: Sendable {
   public func resume(with result: Result<Value?, any Error>) {
     resumption.resume(with: result)
   }
+}
+
+/// How a report of a misused continuation names its key, as swift-sharing does: its
+/// description in quotes (`'.inMemory("count")'`), or "A shared key" when it has none.
+func continuationSubject(_ description: String) -> String {
+  description.isEmpty ? "A shared key" : "'\(description)'"
 }

@@ -16,15 +16,16 @@ public struct SaveContinuation: Sendable {
   /// ```
   ///
   /// - Parameters:
-  ///   - description: What is saved, named in reports of a misused continuation.
+  ///   - description: What is saved, usually the key's description, named in quotes in
+  ///     reports of a misused continuation; without one, reports name "A shared key".
   ///   - callback: Called once with the result.
   public init(
-    _ description: @autoclosure @escaping @Sendable () -> String = "A save",
+    _ description: @autoclosure @escaping @Sendable () -> String = "",
     callback: @escaping @Sendable (Result<Void, any Error>) -> Void
   ) {
     self.resumption = Resumption(
       name: "SaveContinuation",
-      description: description,
+      description: { continuationSubject(description()) },
       fallback: .success(()),
       callback: callback
     )

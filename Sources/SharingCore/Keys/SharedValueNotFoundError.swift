@@ -13,7 +13,7 @@ func requireValue<Value: Sendable>(for key: some SharedReaderKey<Value>) async t
   try await withCheckedThrowingContinuation { waiter in
     key.load(
       context: .userInitiated,
-      continuation: LoadContinuation(String(reflecting: key)) { result in
+      continuation: LoadContinuation(String(describing: key)) { result in
         switch result {
         case .success(let value?):
           waiter.resume(returning: value)

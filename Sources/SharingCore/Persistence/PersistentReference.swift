@@ -85,7 +85,7 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
         // NB: The description captures the key, not 'self': a continuation a key keeps
         //     must not keep the reference (and so its subscription) alive.
         continuation: LoadContinuation(
-          String(reflecting: key),
+          String(describing: key),
           writeBack: { [weak self] in self?.finishSave($0) }
         ) { [weak self] result in
           self?.finishLoad(result, resetsToInitialValue: false)
@@ -175,7 +175,7 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
         // NB: The continuation holds the reference until the key finishes the write, so a
         //     shared value created for the key meanwhile finds it and starts from the value
         //     being written, not from the store's older one.
-        let continuation = SaveContinuation(self.description) { result in
+        let continuation = SaveContinuation(String(describing: self.key)) { result in
           self.finishSave(result)
         }
         saver?.save(
@@ -227,7 +227,7 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
 
   func load() async throws {
     updateStatus { $0.isLoading = true }
-    let description = self.description
+    let description = String(describing: key)
     try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
       key.load(
         context: .userInitiated,
@@ -247,7 +247,7 @@ final class PersistentReference<Value: Sendable>: RootReference<Value>, Persiste
     // NB: A key whose store keeps this reference holds every write already: saving a copy
     //     would replace the reference in the store, and later writes would not reach it.
     guard hasWriteHook else { return }
-    let description = self.description
+    let description = String(describing: key)
     var saver: (any SharedKey<Value>)?
     let writes = state.withLock { state in
       saver = state.saver

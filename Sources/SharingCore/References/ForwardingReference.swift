@@ -32,6 +32,8 @@ class ForwardingReference<Base, Value>: SharedReference<Value>, @unchecked Senda
   override final var persistenceSource: (any PersistenceSource)? {
     base.persistenceSource
   }
+
+  override var identity: ObjectIdentifier { base.identity }
 }
 
 /// The reference a keyed ``Shared`` holds: it forwards to the key's shared root, and can
@@ -58,8 +60,6 @@ final class HandleReference<Value>: ForwardingReference<Value, Value>, @unchecke
   }
 
   override var description: String { base.description }
-
-  override var identity: ObjectIdentifier { base.identity }
 }
 
 /// A writable view of a part of another reference's value.

@@ -169,8 +169,8 @@ class SharedReference<Value>: @unchecked Sendable, CustomStringConvertible {
     }
   }
 
-  /// The identity of the value this reference holds or views: that of its base for a
-  /// handle, its own for anything else.
+  /// The identity of the value this reference holds or views: that of the root it views, as
+  /// swift-sharing identifies a shared value and the values derived from it.
   var identity: ObjectIdentifier { ObjectIdentifier(self) }
 
   // MARK: Persistence, forwarded to the root by default

@@ -30,13 +30,11 @@ public struct UUIDGenerator: Sendable {
     Self { uuid }
   }
 
-  /// A generator of sequential UUIDs, starting at `00000000-0000-0000-0000-000000000000`.
+  /// A generator of sequential UUIDs: `UUID(0)` (`00000000-0000-0000-0000-000000000000`),
+  /// then `UUID(1)`, `UUID(2)`, and so on (see ``FoundationEssentials/UUID/init(_:)``).
   public static var incrementing: Self {
-    let counter = Atomic<UInt64>(0)
-    return Self {
-      let next = counter.add(1, ordering: .relaxed).oldValue
-      return UUID(uuidString: String(format: "00000000-0000-0000-0000-%012llx", next))!
-    }
+    let counter = Atomic<Int>(0)
+    return Self { UUID(counter.add(1, ordering: .relaxed).oldValue) }
   }
 }
 

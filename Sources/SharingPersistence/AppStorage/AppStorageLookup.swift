@@ -78,21 +78,6 @@ where Base.Value == Value.RawValue {
   }
 }
 
-/// URLs, stored as their absolute string so that every scheme round-trips.
-///
-/// On Linux, `UserDefaults.set(_: URL, forKey:)` keeps only a URL's path; such values (a
-/// string without a scheme) are read back as file URLs.
-struct URLLookup: AppStorageLookup {
-  func decode(_ object: Any) -> URL? {
-    if let url = object as? URL { return url }
-    guard let string = object as? String else { return nil }
-    if let url = URL(string: string), url.scheme != nil { return url }
-    return string.hasPrefix("/") ? URL(fileURLWithPath: string) : nil
-  }
-
-  func encode(_ value: URL) -> Any? { value.absoluteString }
-}
-
 /// `Codable` values, stored as JSON data.
 struct CodableLookup<Value: Codable & Sendable>: AppStorageLookup {
   func decode(_ object: Any) -> Value? {

@@ -1,23 +1,26 @@
 import Dispatch
 
-/// Runs deferred work on a private serial queue, using the continuous clock.
+/// Runs deferred writes on a private queue, using the continuous clock: the one scheduler of
+/// every store on real files, user defaults and servers.
 ///
-/// The queue is never the main queue, so writes happen in programs that never drain it.
-struct DispatchWriteScheduler: WriteScheduler {
-  static let shared = DispatchWriteScheduler()
+/// The queue is never the main queue, so writes happen in programs that never drain it, and
+/// it is concurrent: a write waiting on a server does not hold up another record's. Each
+/// record makes one write at a time itself.
+package struct DispatchWriteScheduler: WriteScheduler {
+  package static let shared = DispatchWriteScheduler()
 
-  private let queue = DispatchQueue(label: "Sharing.FileStorage.writes")
+  private let queue = DispatchQueue(label: "Sharing.writes", attributes: .concurrent)
   private let origin = ContinuousClock.now
 
-  func now() -> Duration {
+  package func now() -> Duration {
     ContinuousClock.now - origin
   }
 
-  func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) {
+  package func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) {
     guard delay > .zero else { return queue.async(execute: action) }
     let interval = delay.dispatchInterval
-    // NB: A wait longer than Dispatch can count never ends within the process: what the
-    //     action would write stays pending for a flush, or for exit.
+    // A wait longer than Dispatch can count never ends within the process: what the
+    // action would write stays pending for a flush, or for exit.
     guard interval != .never else { return }
     queue.asyncAfter(deadline: .now() + interval, execute: action)
   }

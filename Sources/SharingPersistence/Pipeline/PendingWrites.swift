@@ -2,7 +2,7 @@ import Dispatch
 import SharingDependencies
 
 /// A record that writes what it holds pending when asked.
-protocol FlushableRecord: AnyObject, Sendable {
+package protocol FlushableRecord: AnyObject, Sendable {
   /// Whether no write is pending, under way, or failed.
   var isIdle: Bool { get }
 

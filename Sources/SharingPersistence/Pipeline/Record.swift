@@ -1,6 +1,6 @@
 import Dispatch
-import Foundation
-import SharingCore
+package import Foundation
+package import SharingCore
 import SharingDependencies
 
 /// One persisted record — a file, a row, a user defaults store — as every key of it in the
@@ -9,31 +9,44 @@ import SharingDependencies
 ///
 /// No lock is held while encoding values, doing I/O, or calling continuations and
 /// subscribers.
-final class Record<IO: RecordIO>: FlushableRecord {
-  typealias Stamp = IO.Stamp
+package final class Record<IO: RecordIO>: FlushableRecord {
+  package typealias Stamp = IO.Stamp
 
   /// What a key subscribed to the record is told.
-  struct Subscriber: Sendable {
+  package struct Subscriber: Sendable {
     /// Told what the store holds after someone else changed it, or why it cannot be read.
-    let onChange: @Sendable (Result<StoredSnapshot<Stamp>, any Error>) -> Void
+    package let onChange: @Sendable (Result<StoredSnapshot<Stamp>, any Error>) -> Void
     /// Told how writing a failed value again went, as no save waits for it.
-    let onRetry: @Sendable (Result<Void, any Error>) -> Void
+    package let onRetry: @Sendable (Result<Void, any Error>) -> Void
+
+    package init(
+      onChange: @escaping @Sendable (Result<StoredSnapshot<Stamp>, any Error>) -> Void,
+      onRetry: @escaping @Sendable (Result<Void, any Error>) -> Void
+    ) {
+      self.onChange = onChange
+      self.onRetry = onRetry
+    }
   }
 
   /// Where the record's writes are made.
-  enum WriteThread {
+  package enum WriteThread {
     /// On the thread that asks: the first change of a quiet period is on the store before
     /// `withLock` returns.
     case calling
-    /// Through the scheduler, or on a thread of the system's for an explicit save: for
-    /// stores whose writes may wait on a network.
+    /// On a thread of the system's for an explicit save, which may be asked for from the
+    /// cooperative pool; others on the scheduler's: for stores whose writes wait on a
+    /// network.
     case scheduled
   }
 
-  let io: IO
+  package let io: IO
   private let scheduler: any WriteScheduler
   private let pendingWrites: PendingWrites
   private let writeThread: WriteThread
+  /// Whether the read that checks the store once it is watched is made on a thread of the
+  /// system's, rather than on the thread that subscribed: for stores on a network, so that
+  /// creating a shared value never waits on it.
+  private let verifiesWatchInBackground: Bool
   /// Whether others' changes are read through the scheduler, rather than on the thread that
   /// noticed them: a test's virtual store decides when they are.
   private let schedulesPlayback: Bool
@@ -47,12 +60,13 @@ final class Record<IO: RecordIO>: FlushableRecord {
     var watch: (any RecordWatch)?
   }
 
-  init(
+  package init(
     io: IO,
     machine: RecordStateMachine<Stamp>,
     scheduler: any WriteScheduler,
     pendingWrites: PendingWrites,
     writeThread: WriteThread = .calling,
+    verifiesWatchInBackground: Bool = false,
     schedulesPlayback: Bool = false,
     onRelease: @escaping @Sendable (Record) -> Void = { _ in }
   ) {
@@ -60,6 +74,7 @@ final class Record<IO: RecordIO>: FlushableRecord {
     self.scheduler = scheduler
     self.pendingWrites = pendingWrites
     self.writeThread = writeThread
+    self.verifiesWatchInBackground = verifiesWatchInBackground
     self.schedulesPlayback = schedulesPlayback
     self.onRelease = onRelease
     self.state = Locked(State(machine: machine))
@@ -69,21 +84,21 @@ final class Record<IO: RecordIO>: FlushableRecord {
 
   /// Counts a key holding the record. Call with the registry's lock held, so that the record
   /// cannot be released between being found and being held.
-  func holderAdded() {
+  package func holderAdded() {
     state.withLock { $0.machine.holderAdded() }
   }
 
-  func holderRemoved() {
+  package func holderRemoved() {
     run(state.withLock { $0.machine.holderRemoved() })
   }
 
   /// Whether the record may leave its registry, which then gives it no more holders.
-  func confirmRelease() -> Bool {
+  package func confirmRelease() -> Bool {
     state.withLock { $0.machine.confirmRelease() }
   }
 
   /// Whether no write is pending, under way, or failed.
-  var isIdle: Bool {
+  package var isIdle: Bool {
     state.withLock { $0.machine.isIdle }
   }
 
@@ -92,7 +107,7 @@ final class Record<IO: RecordIO>: FlushableRecord {
   /// Saves a change; `encode` is called only if it is written.
   ///
   /// - Parameter interval: The least time since the last write, if not the store's.
-  func save(
+  package func save(
     _ encode: @escaping @Sendable () throws -> Data,
     urgency: WriteUrgency,
     interval: Duration? = nil,
@@ -103,13 +118,13 @@ final class Record<IO: RecordIO>: FlushableRecord {
     run(state.withLock { $0.machine.saved(write, urgency: urgency, interval: interval, now: now) })
   }
 
-  func flush(_ done: @escaping @Sendable () -> Void) {
+  package func flush(_ done: @escaping @Sendable () -> Void) {
     let now = scheduler.now()
     run(state.withLock { $0.machine.flushRequested(now: now, done: done) })
   }
 
   /// Writes the pending value now, and waits for every write taken until then.
-  func flushAndWait() {
+  package func flushAndWait() {
     let flushed = DispatchSemaphore(value: 0)
     flush { flushed.signal() }
     flushed.wait()
@@ -117,25 +132,25 @@ final class Record<IO: RecordIO>: FlushableRecord {
 
   // MARK: Reading
 
-  /// Reads the store, once this program's writes to it, pending or under way, have landed:
-  /// a value read without them would take the shared value back.
-  func load() throws -> StoredSnapshot<Stamp> {
-    if !isIdle { flushAndWait() }
+  /// Reads the store, once this program's writes to it, pending or under way, have landed
+  /// if `waitingForWrites`: a value read without them would take the shared value back.
+  package func load(waitingForWrites: Bool = true) throws -> StoredSnapshot<Stamp> {
+    if waitingForWrites, !isIdle { flushAndWait() }
     let read = Result { try io.read() }
     state.withLock { $0.machine.loaded(read) }
     return try read.get()
   }
 
-  func markUndecodable(_ contents: Data) {
+  package func markUndecodable(_ contents: Data) {
     state.withLock { $0.machine.markUndecodable(contents) }
   }
 
-  func markDecodable() {
+  package func markDecodable() {
     state.withLock { $0.machine.markDecodable() }
   }
 
   /// Tells `subscriber` of others' changes until the returned closure is called.
-  func subscribe(_ subscriber: Subscriber) -> @Sendable () -> Void {
+  package func subscribe(_ subscriber: Subscriber) -> @Sendable () -> Void {
     let (id, actions) = state.withLock { state in
       let id = state.nextSubscriberID
       state.nextSubscriberID += 1
@@ -154,7 +169,7 @@ final class Record<IO: RecordIO>: FlushableRecord {
   }
 
   /// Someone may have changed the record; `stamp` is its new stamp, if the notice tells it.
-  func changeNoticed(stamp: Stamp? = nil) {
+  package func changeNoticed(stamp: Stamp? = nil) {
     guard schedulesPlayback else {
       return run(state.withLock { $0.machine.changeNoticed(stamp: stamp) })
     }
@@ -166,13 +181,13 @@ final class Record<IO: RecordIO>: FlushableRecord {
 
   // MARK: Reaching the store
 
-  /// The store can no longer be reached.
-  func becameUnreachable() {
-    state.withLock { $0.machine.becameUnreachable() }
+  /// The store can no longer be reached, because of `error`.
+  package func becameUnreachable(because error: any Error) {
+    run(state.withLock { $0.machine.becameUnreachable(because: error) })
   }
 
   /// The store can be reached again, or for the first time.
-  func becameReachable(afterLoss: Bool) {
+  package func becameReachable(afterLoss: Bool) {
     let now = scheduler.now()
     run(state.withLock { $0.machine.becameReachable(afterLoss: afterLoss, now: now) })
   }
@@ -237,18 +252,16 @@ final class Record<IO: RecordIO>: FlushableRecord {
     }
   }
 
-  /// Runs a write where ``writeThread`` says.
+  /// Runs a write where ``writeThread`` says. A throttled one is taken by the scheduler, on
+  /// its thread, or after another write, on that one's.
   private func perform(_ ticket: WriteTicket, _ work: @escaping @Sendable () -> Void) {
-    guard case .scheduled = writeThread else { return work() }
-    // NB: An explicit save may come from a thread of the cooperative pool, and a test's
-    //     scheduler may never run what it is given until the test advances it.
-    guard !ticket.isUrgent else { return DispatchQueue.global().async(execute: work) }
-    scheduler.schedule(after: .zero, work)
+    guard case .scheduled = writeThread, ticket.isUrgent else { return work() }
+    DispatchQueue.global().async(execute: work)
   }
 
   private func write(_ ticket: WriteTicket) {
-    // NB: Encoded here, outside every lock, and only for a value that is written: values
-    //     superseded while the throttle waited were never encoded.
+    // Encoded here, outside every lock, and only for a value that is written: values
+    // superseded while the throttle waited were never encoded.
     let outcome: WriteOutcome<Stamp>
     do {
       let contents = try ticket.write.encode()
@@ -268,7 +281,7 @@ final class Record<IO: RecordIO>: FlushableRecord {
   }
 
   private func startWatching(generation: Int) {
-    // NB: Started without the lock: the store may report that it cannot watch.
+    // Started without the lock: the store may report that it cannot watch.
     let watch = io.watch { [weak self] stamp in self?.changeNoticed(stamp: stamp) }
     let actions = state.withLock { state -> [RecordAction<Stamp>]? in
       guard let actions = state.machine.watchStarted(generation: generation) else { return nil }
@@ -276,7 +289,8 @@ final class Record<IO: RecordIO>: FlushableRecord {
       return actions
     }
     guard let actions else { return watch.stop() }
-    run(actions)
+    guard verifiesWatchInBackground else { return run(actions) }
+    DispatchQueue.global().async { [self] in run(actions) }
   }
 
   private func sortedSubscribers() -> [Subscriber] {
@@ -290,7 +304,7 @@ extension Record where IO: TransactionalRecordIO {
   ///
   /// What the transaction reads is not played back; what it writes is known as the program's
   /// own.
-  func transaction(_ change: (StoredSnapshot<Stamp>) throws -> Data?) throws {
+  package func transaction(_ change: (StoredSnapshot<Stamp>) throws -> Data?) throws {
     state.withLock { $0.machine.transactionBegan() }
     var wrote: (stamp: Stamp, contents: Data)?
     defer { run(state.withLock { $0.machine.transactionEnded(wrote: wrote) }) }

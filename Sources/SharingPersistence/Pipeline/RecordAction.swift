@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import SharingCore
 
 /// What ``RecordStateMachine`` asks ``Record`` to do, after unlocking, in order.
@@ -46,7 +46,7 @@ struct PendingWrite: Sendable {
 }
 
 /// How soon a change must reach the store.
-enum WriteUrgency: Sendable {
+package enum WriteUrgency: Sendable {
   /// A change nobody waits for: within the interval.
   case background
   /// A change: at once in a quiet period, else after the interval.
@@ -95,9 +95,14 @@ struct ReadTicket: Sendable {
 }
 
 /// What a store holds, as read.
-struct StoredSnapshot<Stamp: Sendable>: Sendable {
+package struct StoredSnapshot<Stamp: Sendable>: Sendable {
   /// Changes whenever the contents do; `nil` when the store holds nothing.
-  let stamp: Stamp?
+  package let stamp: Stamp?
   /// The bytes of the value; `nil` when the store holds no value.
-  let contents: Data?
+  package let contents: Data?
+
+  package init(stamp: Stamp?, contents: Data?) {
+    self.stamp = stamp
+    self.contents = contents
+  }
 }

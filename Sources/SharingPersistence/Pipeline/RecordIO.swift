@@ -1,8 +1,8 @@
-import Foundation
+package import Foundation
 
 /// What one store does for a ``Record``: read, write and watch one record of it. Every rule
 /// of when to do so is ``RecordStateMachine``'s.
-protocol RecordIO: Sendable {
+package protocol RecordIO: Sendable {
   /// What changes whenever the record's contents do: its bytes, a row version…
   associatedtype Stamp: Equatable & Sendable
 
@@ -26,13 +26,13 @@ protocol RecordIO: Sendable {
 
 extension RecordIO {
   /// `cause`, or an ``UnloadedValueError``.
-  func refusal(cause: (any Error)?) -> any Error {
+  package func refusal(cause: (any Error)?) -> any Error {
     cause ?? UnloadedValueError()
   }
 }
 
 /// A watch started by ``RecordIO/watch(_:)``.
-protocol RecordWatch: Sendable {
+package protocol RecordWatch: Sendable {
   /// Whether every change is noticed now: only then does what is known of the store stay
   /// true while it is watched.
   var isLive: Bool { get }
@@ -43,7 +43,7 @@ protocol RecordWatch: Sendable {
 
 /// A store that can run one change of a record as a transaction, with every other writer,
 /// in any process, locked out.
-protocol TransactionalRecordIO: RecordIO {
+package protocol TransactionalRecordIO: RecordIO {
   /// Locks the record against every other writer, reads it, hands it to `change`, writes
   /// what `change` returns (nothing for `nil`), and unlocks.
   ///

@@ -54,6 +54,11 @@ extension PostgresDatabase {
     inMemoryServer()?.rows[key].map { String(decoding: $0.json, as: UTF8.self) }
   }
 
+  /// The version of a key's row in the stand-in, if any: raised at each write.
+  package func storedVersion(forKey key: String) -> Int64? {
+    inMemoryServer()?.rows[key]?.version
+  }
+
   /// The keys of the stand-in's rows, in order.
   public var storedKeys: [String] {
     inMemoryServer()?.rows.keys.sorted() ?? []

@@ -5,10 +5,11 @@ import SharingDependencies
 ///
 /// A ``/SharingCore/Shared`` value is a reference: a copy taken before an operation sees the
 /// operation's writes, so there is no "before" to compare with. A tracker keeps one. While
-/// ``track(_:)`` runs, the first write to each shared value snapshots its old value; inside
-/// ``assert(_:fileID:filePath:line:column:)`` shared values read and write those snapshots,
-/// so the test describes the change it expects, and every snapshot that still differs from
-/// the current value when the assertion ends is reported with a diff:
+/// ``track(_:fileID:filePath:line:column:)`` runs, the first write to each shared value
+/// snapshots its old value; inside ``assert(_:fileID:filePath:line:column:)`` shared values
+/// read and write those snapshots, so the test describes the change it expects, and every
+/// snapshot that still differs from the current value when the assertion ends is reported
+/// with a diff:
 ///
 /// ```swift
 /// let tracker = SharedChangeTracker()
@@ -35,13 +36,36 @@ import SharingDependencies
 /// (Expected: −, Actual: +)
 /// ```
 ///
+/// A tracker that goes away holding changes it tracked but neither asserted nor reset
+/// reports each of them, as swift-sharing's tracker does:
+///
+/// ```
+/// Tracked unasserted changes to 'Shared<Int>(value: 1)': 0 → 1
+/// ```
+///
 /// Tracking covers child tasks of the operation. Shared values that are written when no
 /// tracker runs take no snapshot, so tracking costs nothing outside tests.
 public final class SharedChangeTracker: Sendable {
   let base = ChangeTracker()
+  private let reportsUnassertedChanges: Bool
+  /// Where changes were last tracked: where unasserted ones are reported.
+  private let trackingSite = Locked<CallSite?>(nil)
 
   /// Creates a tracker that has recorded no changes.
-  public init() {}
+  ///
+  /// - Parameter reportUnassertedChanges: Whether changes tracked but neither asserted nor
+  ///   reset are reported when the tracker goes away. By default they are in tests.
+  public init(reportUnassertedChanges: Bool = isTesting) {
+    self.reportsUnassertedChanges = reportUnassertedChanges
+  }
+
+  deinit {
+    guard reportsUnassertedChanges else { return }
+    let site = trackingSite.withLock { $0 }
+    for message in unassertedChanges() {
+      if let site { site.report(message) } else { reportIssue(message) }
+    }
+  }
 
   /// Whether a shared value was written while tracking, since the tracker was created or
   /// last asserted or reset.
@@ -49,11 +73,25 @@ public final class SharedChangeTracker: Sendable {
 
   /// Runs an operation, snapshotting each shared value it writes before the first write.
   ///
-  /// - Parameter operation: The work to track.
+  /// - Parameters:
+  ///   - operation: The work to track.
+  ///   - fileID: The file ID of the call site.
+  ///   - filePath: The file path of the call site.
+  ///   - line: The line of the call site.
+  ///   - column: The column of the call site.
   /// - Returns: The result of `operation`.
   @discardableResult
-  public func track<R>(_ operation: () throws -> R) rethrows -> R {
-    try base.track(operation)
+  public func track<R>(
+    _ operation: () throws -> R,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) rethrows -> R {
+    trackingSite.withLock {
+      $0 = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+    return try base.track(operation)
   }
 
   /// Runs an asynchronous operation, snapshotting each shared value it writes before the
@@ -68,15 +106,26 @@ public final class SharedChangeTracker: Sendable {
   /// - Parameters:
   ///   - isolation: The actor the operation runs on; inferred from the caller.
   ///   - operation: The work to track.
+  ///   - fileID: The file ID of the call site.
+  ///   - filePath: The file path of the call site.
+  ///   - line: The line of the call site.
+  ///   - column: The column of the call site.
   /// - Returns: The result of `operation`.
-  // NB: Disfavored so that a synchronous operation in an async context needs no `await`.
+  // Disfavored so that a synchronous operation in an async context needs no `await`.
   @_disfavoredOverload
   @discardableResult
   public func track<R>(
     isolation: isolated (any Actor)? = #isolation,
-    _ operation: () async throws -> R
+    _ operation: () async throws -> R,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
   ) async rethrows -> R {
-    try await base.track(operation)
+    trackingSite.withLock {
+      $0 = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+    return try await base.track(operation)
   }
 
   /// Describes the expected changes to shared state, and reports every change that does
@@ -120,6 +169,22 @@ public final class SharedChangeTracker: Sendable {
   }
 
   // MARK: Reporting
+
+  /// A message for every change still tracked, worded as swift-sharing's:
+  /// `Tracked unasserted changes to 'Shared<Int>(value: 1)': 0 → 1`.
+  func unassertedChanges() -> [String] {
+    base.allSnapshots
+      .map { snapshot in
+        let current = snapshot.current()
+        let type = TypeName.of(Swift.type(of: snapshot.value))
+        let subject = snapshot.key ?? "value: \(String(reflecting: current))"
+        return """
+          Tracked unasserted changes to 'Shared<\(type)>(\(subject))': \
+          \(String(reflecting: snapshot.value)) → \(String(reflecting: current))
+          """
+      }
+      .sorted()
+  }
 
   /// The dumps of the expected values, per shared root, before an assertion changes them.
   func expectedDumps() -> [ObjectIdentifier: DumpNode] {

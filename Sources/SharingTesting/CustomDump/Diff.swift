@@ -1,7 +1,9 @@
+import SharingCore
+
 /// Describes the difference between two values, or returns `nil` if their dumps are equal.
 ///
 /// Both values are dumped as by ``customDump(_:to:name:indent:maxDepth:)`` and compared
-/// structurally. Lines only in `lhs` are marked `−`, lines only in `rhs` are marked `+`, and
+/// structurally. Lines only in `lhs` are marked `-`, lines only in `rhs` are marked `+`, and
 /// shared lines are indented by two spaces. Unchanged nested values print collapsed, and
 /// runs of unchanged collection elements print as `… (N unchanged)`:
 ///
@@ -14,7 +16,7 @@
 /// //     [0]: Todo(…),
 /// //     [1]: Todo(
 /// //       title: "Eggs",
-/// // −     isDone: false
+/// // -     isDone: false
 /// // +     isDone: true
 /// //     ),
 /// //     [2]: Todo(…)
@@ -22,6 +24,18 @@
 /// ```
 ///
 /// Unlike a dump, a diff never abbreviates long collections, so a change at any index shows.
+///
+/// Inside ``SharedChangeTracker/assert(_:fileID:filePath:line:column:)``, shared values in
+/// `lhs` dump as their expected values and those in `rhs` as their current values, as `==`
+/// compares them, so a diff of one shared value with itself shows how it changed:
+///
+/// ```swift
+/// tracker.assert {
+///   diff($count, $count)
+///   // - #1 0
+///   // + #1 1
+/// }
+/// ```
 ///
 /// > Note: Values that are not equal can still dump identically, for example when a type's
 /// > `==` compares state its mirror does not show. `diff` returns `nil` for them.
@@ -33,7 +47,8 @@
 /// - Returns: The lines of the diff joined by newlines, or `nil` if the dumps are equal.
 public func diff<T>(_ lhs: T, _ rhs: T, format: DiffFormat = .default) -> String? {
   let dumper = Dumper()
-  return diff(dumper.node(for: lhs), dumper.node(for: rhs), format: format)
+  let second = ChangeTracker.withoutAsserting { dumper.node(for: rhs) }
+  return diff(dumper.node(for: lhs), second, format: format)
 }
 
 /// Describes the difference between two dumps already rendered as trees, or returns `nil`

@@ -1,7 +1,7 @@
 /// The markers a ``diff(_:_:format:)`` puts before each line.
 ///
 /// ```swift
-/// diff(1, 2, format: .plain)
+/// diff(1, 2)
 /// // - 1
 /// // + 2
 /// ```
@@ -25,11 +25,19 @@ public struct DiffFormat: Hashable, Sendable {
     self.both = both
   }
 
-  /// `−` (U+2212 MINUS SIGN) and `+`, which have the same width in most fonts.
-  public static let `default` = DiffFormat(first: "\u{2212}", second: "+", both: " ")
+  /// ASCII `-`, `+` and a space, for monospaced text such as a console, as swift-custom-dump's
+  /// default format.
+  public static let `default` = DiffFormat(first: "-", second: "+", both: " ")
 
-  /// ASCII `-` and `+`, for logs and terminals that only show ASCII well.
-  public static let plain = DiffFormat(first: "-", second: "+", both: " ")
+  /// `−` (U+2212 MINUS SIGN), `+` and a figure space (U+2007), which have the same width in
+  /// most proportional fonts, as swift-custom-dump's proportional format.
+  public static let proportional = DiffFormat(first: "\u{2212}", second: "+", both: "\u{2007}")
+
+  /// ASCII `-`, `+` and a space: the same as ``default``.
+  public static let plain = DiffFormat.default
+
+  /// The markers of the diffs in failure messages: `−` (U+2212 MINUS SIGN), `+` and a space.
+  static let failureMessage = DiffFormat(first: "\u{2212}", second: "+", both: " ")
 
   /// A line with its marker and a separating space; a blank line has no trailing spaces.
   func format(_ line: DiffLine) -> String {

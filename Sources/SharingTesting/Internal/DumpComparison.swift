@@ -25,15 +25,16 @@ struct DumpComparison {
   init(isEqual: () -> Bool, expected: Any, actual: Any, tracker: ChangeTracker?) {
     let dumper = Dumper()
     guard let tracker else {
+      // Inside an assertion the caller runs, compared and dumped as `==` compares.
       self.init(
         isEqual: isEqual(),
         expected: dumper.node(for: expected),
-        actual: dumper.node(for: actual)
+        actual: ChangeTracker.withoutAsserting { dumper.node(for: actual) }
       )
       return
     }
-    // NB: Inside the assertion, `Shared ==` compares the left-hand side's snapshot with the
-    //     right-hand side's current value, which is exactly "expected == actual".
+    // Inside the assertion, `Shared ==` compares the left-hand side's snapshot with the
+    // right-hand side's current value, which is exactly "expected == actual".
     let (isEqual, expectedNode) = tracker.assert { (isEqual(), dumper.node(for: expected)) }
     let actualNode = ChangeTracker.withoutAsserting { dumper.node(for: actual) }
     self.init(isEqual: isEqual, expected: expectedNode, actual: actualNode)
@@ -41,7 +42,11 @@ struct DumpComparison {
 
   /// A failure message: `title: …`, the diff and its legend; or, when the dumps are equal,
   /// `undetected` followed by the actual dump.
-  func message(title: String, undetected: String, format: DiffFormat = .default) -> String {
+  func message(
+    title: String,
+    undetected: String,
+    format: DiffFormat = .failureMessage
+  ) -> String {
     guard let difference = diff(expected, actual, format: format) else {
       return """
         \(undetected)

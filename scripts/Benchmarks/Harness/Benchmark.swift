@@ -1,5 +1,9 @@
 /// One row of a results table: an operation, the baseline it is compared with, and the
 /// largest acceptable ratio between the two.
+///
+/// Only instruction counts are judged (`scripts/benchmark --check`): they do not move with
+/// the machine or its load. Times, heap bytes and counts are information, shown beside the
+/// goal they are expected to meet.
 struct Benchmark {
   let name: String
   let workload: Workload
@@ -10,9 +14,11 @@ struct Benchmark {
   let target: Target
 
   enum Target {
-    /// The median must be at most this multiple of the baseline's median.
+    /// The instructions of one operation must be at most this multiple of the baseline's.
+    /// Without instruction counts (a suite in milliseconds, or `--timed-only`), the timed
+    /// ratio is shown against it as information.
     case ratio(Double)
-    /// The measured value must be at most this, in the unit of the suite.
+    /// A goal for the measured value, in the unit of the suite: shown, not judged.
     case atMost(Double)
     /// Reported, not judged.
     case none
@@ -30,6 +36,7 @@ struct Suite {
 
   enum Unit: String {
     case nanoseconds = "ns/op"
+    case microseconds = "µs/op"
     case bytes = "bytes/op"
     case milliseconds = "ms"
     case count = "count"
@@ -37,13 +44,17 @@ struct Suite {
     /// What one of this unit is in what workloads return: nanoseconds for times, bytes,
     /// or a count.
     var scale: Double {
-      self == .milliseconds ? 1e6 : 1
+      switch self {
+      case .microseconds: 1e3
+      case .milliseconds: 1e6
+      case .nanoseconds, .bytes, .count: 1
+      }
     }
 
     /// The fractional digits shown for a value in this unit.
     var digits: Int {
       switch self {
-      case .nanoseconds: 1
+      case .nanoseconds, .microseconds: 1
       case .bytes, .count: 0
       case .milliseconds: 2
       }

@@ -23,13 +23,20 @@ struct Measurement {
     /// Instructions per operation, if counted.
     var instructions: Instructions?
 
+    /// Whether the instruction ratio meets a ratio target: what `--check` judges; `nil` if
+    /// nothing is judged (no ratio target, or no instruction count).
     var meetsTarget: Bool? {
+      guard case .ratio(let limit) = benchmark.target, let instructions else { return nil }
+      return instructions.ratio <= limit
+    }
+
+    /// Whether a measurement that is not judged meets its goal, as information: a timed
+    /// ratio without instruction counts, or a value with an upper bound.
+    var meetsGoal: Bool? {
       switch benchmark.target {
-      case .ratio(let limit):
-        let ratios = [ratio, instructions?.ratio ?? .nan].filter { !$0.isNaN }
-        return ratios.isEmpty ? nil : ratios.allSatisfy { $0 <= limit }
-      case .atMost(let limit): return median.isNaN ? nil : median <= limit
-      case .none: return nil
+      case .ratio(let limit): instructions != nil || ratio.isNaN ? nil : ratio <= limit
+      case .atMost(let limit): median.isNaN ? nil : median <= limit
+      case .none: nil
       }
     }
   }

@@ -1,7 +1,8 @@
 /// Renders results as a Markdown table, aligned for reading in a terminal.
 ///
-/// A suite whose results have instruction counts shows them first, then the timed medians;
-/// a ratio target is met when every measured ratio meets it.
+/// A suite whose results have instruction counts shows them first, then the timed medians.
+/// A ratio target is judged on the instruction ratio (✓ or ✗); a goal that is information
+/// only, such as a time or a size, is marked (✓) or (✗).
 struct Table {
   let suite: Suite
   let results: [Measurement.Result]
@@ -36,7 +37,10 @@ struct Table {
           ratio(result.ratio),
         ]
       }
-      row += [target(result.benchmark.target), verdict(result.meetsTarget)]
+      row += [
+        target(result.benchmark.target),
+        verdict(result.meetsTarget) ?? verdict(result.meetsGoal).map { "(\($0))" } ?? "",
+      ]
       rows.append(row)
     }
     return render(rows, numeric: counted ? [1, 3, 4, 5, 6, 7] : [1, 3, 4])
@@ -84,12 +88,8 @@ struct Table {
     }
   }
 
-  private func verdict(_ meetsTarget: Bool?) -> String {
-    switch meetsTarget {
-    case true?: "✓"
-    case false?: "✗"
-    case nil: ""
-    }
+  private func verdict(_ isMet: Bool?) -> String? {
+    isMet.map { $0 ? "✓" : "✗" }
   }
 }
 

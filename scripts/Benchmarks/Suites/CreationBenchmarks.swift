@@ -15,21 +15,21 @@ func creationSuite() -> Suite {
         workload: inMemoryCreations(existing: true),
         baselineName: "NSLock registry, found",
         baseline: floorCreations(store: store, existing: true),
-        target: .atMost(300)
+        target: .ratio(3.5)
       ),
       Benchmark(
         name: "… the same, live dependencies",
         workload: liveInMemoryCreationsOnHeldKeys(),
         baselineName: "NSLock registry, found",
         baseline: floorCreations(store: store, existing: true),
-        target: .atMost(300)
+        target: .ratio(3.5)
       ),
       Benchmark(
         name: "Shared(.inMemory(key)), new key",
         workload: inMemoryCreations(existing: false),
         baselineName: "NSLock registry, new",
         baseline: floorCreations(store: store, existing: false),
-        target: .atMost(1_500)
+        target: .ratio(5.5)
       ),
       Benchmark(
         name: "Shared(value: 0)",

@@ -39,7 +39,7 @@ public struct CounterArguments: CommandArguments, Equatable {
                         does not end with it: '--store state' uses state.plist.
       -h, --help        Show this help.
 
-    Every run counts as a launch.
+    Every run counts as a launch, if the values can be saved.
     """
 
   /// `--store` takes a path.

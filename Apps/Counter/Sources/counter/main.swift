@@ -8,23 +8,28 @@
 
 import CommandLineSupport
 import CounterKit
+import Foundation
 import SharingDependencies
 import SharingPersistence
 
 let terminal = Terminal(program: "counter")
 let arguments = CounterArguments.parseOrExit(on: terminal)
+Termination.exitOnSignals()
+let storeFile =
+  arguments.storePath.map(CounterStore.file(forPath:)) ?? CounterStore.defaultFile()
 
 // NB: Taken before the store is first read, and held until the process exits: counters
-//     started at once run one after another, each from the last one's values. A lock that
-//     cannot be taken (a folder that cannot be created) leaves the run unlocked, and the
-//     save below says why the store cannot be written, if it cannot.
-var lockError: (any Error)?
+//     started at once run one after another, each from the last one's values. The lock file
+//     is beside the store: where it cannot be created, the store cannot be written either,
+//     even when Foundation does not say so (it writes nothing into /sys, and reports nothing).
+var storeProblem: String?
 do {
-  try CounterLock.holdUntilExit(
-    beside: arguments.storePath.map(CounterStore.file(forPath:)) ?? CounterStore.defaultFile()
-  )
+  try CounterLock.holdUntilExit(beside: storeFile)
 } catch {
-  lockError = error
+  storeProblem = FileProblem.reason(for: error, at: storeFile)
+}
+if let storeProblem, arguments.command != .show {
+  terminal.fail("The count was not saved to \(storeFile.path): \(storeProblem).")
 }
 
 if let path = arguments.storePath {
@@ -40,7 +45,7 @@ let counter = Counter()
 if let error = counter.loadError {
   terminal.warn("warning: \(error)")
 }
-counter.recordLaunch()
+if storeProblem == nil { counter.recordLaunch() }
 
 switch arguments.command {
 case .show:
@@ -56,14 +61,21 @@ case .reset:
 }
 
 // NB: Saved before anything is shown: a count that was not saved is not shown as if it was.
-do {
-  try await counter.save()
-} catch {
-  terminal.fail("The count was not saved. \(error)")
+if storeProblem == nil {
+  do {
+    try await counter.save()
+  } catch {
+    storeProblem = FileProblem.reason(for: error, at: storeFile)
+  }
 }
 
-if let lockError {
-  terminal.warn("warning: counted without the lock against other counters: \(lockError)")
+if let storeProblem {
+  let place = "\(storeFile.path): \(storeProblem)"
+  // Showing the count changes nothing the user asked for: only this launch goes uncounted.
+  guard arguments.command == .show else { terminal.fail("The count was not saved to \(place).") }
+  terminal.say("Count: \(counter.count)")
+  terminal.warn("warning: This launch was not counted: it cannot be saved to \(place).")
+  terminal.exit(.success)
 }
 terminal.say("Count: \(counter.count)")
 if arguments.command == .show {

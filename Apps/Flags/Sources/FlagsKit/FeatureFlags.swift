@@ -9,8 +9,11 @@ import SharingPostgres
 /// print(flags.listing)                // every flag, a line each
 /// ```
 public struct FeatureFlags: Sendable {
+  /// The key of the row holding the flags.
+  public static let key = "feature-flags"
+
   /// The flags, played back whenever anyone changes them.
-  @Shared(.postgres("feature-flags", .coordinated)) public var flags: [String: Bool] = [:]
+  @Shared(.postgres(Self.key, .coordinated)) public var flags: [String: Bool] = [:]
 
   /// The flags of the default PostgreSQL database.
   public init() {}
@@ -18,12 +21,19 @@ public struct FeatureFlags: Sendable {
   /// Why the flags could not be read, if they could not.
   public var loadError: (any Error)? { $flags.loadError }
 
+  /// Reads the flags, and returns once they are read or ``loadError`` says why not: a
+  /// server's keys load in the background, and are the default value until then.
+  public func load() async {
+    try? await $flags.load()
+  }
+
   /// Turns a flag on or off, and returns once the change is committed.
   ///
   /// The change is a transaction on the row: two processes setting flags at once both land.
   ///
   /// - Returns: The flags as committed.
-  /// - Throws: A ``SharingPostgres/PostgresError`` if the database cannot be reached.
+  /// - Throws: A ``SharingPostgres/PostgresError`` if the database cannot be reached, a
+  ///   ``SharingPostgres/PostgresDecodingError`` if the row cannot be read.
   @discardableResult
   public func set(_ name: String, isOn: Bool) throws -> [String: Bool] {
     // NB: A transaction of the coordinated key: it starts from the committed flags, and
@@ -35,6 +45,23 @@ public struct FeatureFlags: Sendable {
     }
     if let error = $flags.saveError { throw error }
     return flags
+  }
+
+  /// Removes every flag, even from a row that cannot be read: such a row is first kept, as it
+  /// is, in a row named `feature-flags.corrupt-<UTC time>`.
+  ///
+  /// - Throws: A ``SharingPostgres/PostgresError`` if the database cannot be reached.
+  public static func removeAll() async throws {
+    // NB: Not the coordinated key, whose transactions start from the stored flags, which
+    //     cannot be read: a plain key writes over the row, keeping it aside first.
+    @Shared(.postgres(Self.key)) var flags: [String: Bool] = [:]
+    do {
+      try await $flags.load()
+    } catch is PostgresDecodingError {
+      // The row is replaced below.
+    }
+    $flags.withLock { $0 = [:] }
+    try await $flags.save()
   }
 
   /// Every flag, a line each (`beta: on`), sorted by name.

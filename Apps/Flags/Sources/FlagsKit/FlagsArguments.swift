@@ -15,6 +15,8 @@ public struct FlagsArguments: CommandArguments, Equatable {
     case list
     /// Print every flag, then each change as it is committed, until interrupted.
     case watch
+    /// Remove every flag, even from a row that cannot be read.
+    case reset
   }
 
   /// What to do; ``Command/list`` when no command is given.
@@ -35,11 +37,14 @@ public struct FlagsArguments: CommandArguments, Equatable {
       set <name> on|off      Turn a flag on or off.
       watch                  Print every flag, then each change as it is made, anywhere,
                              until interrupted.
+      reset                  Remove every flag. A row that cannot be read is kept as
+                             'feature-flags.corrupt-<time>'.
 
     Options:
       --database <connection>  A libpq connection string or URI; by default libpq's
                                environment variables (PGHOST, PGPORT, PGDATABASE, …).
-      --table <name>           The table holding the flags (default: sharing_values).
+      --table <name>           The table holding the flags (default: sharing_values):
+                               letters, digits and underscores, as name or schema.name.
       -h, --help               Show this help.
     """
 
@@ -53,12 +58,20 @@ public struct FlagsArguments: CommandArguments, Equatable {
   public init(_ arguments: ArgumentList) throws(UsageError) {
     connectionString = arguments.value(of: "--database") ?? ""
     table = arguments.value(of: "--table") ?? "sharing_values"
+    guard Self.isTableName(table) else {
+      throw UsageError(
+        "'\(table)' is not a table name: use letters, digits and underscores, as name or"
+          + " schema.name."
+      )
+    }
     let words = arguments.operands
     switch (words.first, words.count) {
     case (nil, _), ("list", 1):
       command = .list
     case ("watch", 1):
       command = .watch
+    case ("reset", 1):
+      command = .reset
     case ("set", 3):
       guard let isOn = ["on": true, "off": false][words[2]] else {
         throw UsageError("'\(words[2])' is neither 'on' nor 'off'.")
@@ -69,10 +82,21 @@ public struct FlagsArguments: CommandArguments, Equatable {
       command = .set(words[1], isOn: isOn)
     case ("set", _):
       throw UsageError("'set' needs a name and 'on' or 'off'.")
-    case ("list", _), ("watch", _):
+    case ("list", _), ("watch", _), ("reset", _):
       throw UsageError("Too many arguments for '\(words[0])'.")
     case (let word?, _):
       throw UsageError("Unknown command '\(word)'.")
     }
+  }
+
+  /// Whether a name is one SharingPostgres takes for a table: one or two identifiers of ASCII
+  /// letters, digits and underscores, not starting with a digit, 50 characters at most.
+  private static func isTableName(_ name: String) -> Bool {
+    let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+    return (1...2).contains(parts.count) && name.count <= 50
+      && parts.allSatisfy { part in
+        guard let first = part.first, !first.isNumber else { return false }
+        return part.allSatisfy { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
+      }
   }
 }

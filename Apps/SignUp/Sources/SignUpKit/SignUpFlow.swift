@@ -22,13 +22,12 @@ public struct SignUpFlow: Sendable {
     _signUpData = signUpData
   }
 
-  /// Runs the flow until the user submits.
+  /// Runs the flow until the user submits, or chooses not to.
   ///
   /// - Parameter console: Where to ask the questions and read the answers.
-  /// - Returns: The submitted data.
-  /// - Throws: ``SignUpError/cancelled`` if the user answers no at the summary,
-  ///   ``SignUpError/inputEnded`` if the input ends first.
-  public func run(on console: inout some Console) throws(SignUpError) -> SignUpData {
+  /// - Returns: The submitted data, or `nil` if the user answered no at the summary.
+  /// - Throws: ``SignUpError/inputEnded`` if the input ends first.
+  public func run(on console: inout some Console) throws(SignUpError) -> SignUpData? {
     let basics = BasicsStep(signUpData: $signUpData)
     let summary = SummaryStep(signUpData: SharedReader($signUpData))
 
@@ -42,7 +41,7 @@ public struct SignUpFlow: Sendable {
       case .submit:
         return signUpData
       case .cancel:
-        throw .cancelled
+        return nil
       case .editName:
         try ask(basics.nameQuestions, on: &console)
       case .editEmail:
@@ -81,17 +80,14 @@ public struct SignUpFlow: Sendable {
   }
 }
 
-/// Why the flow stopped before the user submitted.
+/// Why the flow stopped before the user could submit or cancel.
 public enum SignUpError: Error, Equatable, CustomStringConvertible {
-  /// The user chose not to submit.
-  case cancelled
   /// The input ended before the flow was complete.
   case inputEnded
 
   /// A description of the error for the user.
   public var description: String {
     switch self {
-    case .cancelled: "Sign-up cancelled; nothing was submitted."
     case .inputEnded: "The input ended before sign-up was complete; nothing was submitted."
     }
   }

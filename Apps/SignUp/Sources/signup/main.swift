@@ -11,11 +11,16 @@ import SignUpKit
 
 let terminal = Terminal(program: "signup")
 _ = SignUpArguments.parseOrExit(on: terminal)
+Termination.exitOnSignals()
 
 var console = StandardConsole()
 let flow = SignUpFlow(signUpData: Shared(value: SignUpData()))
 do {
-  let data = try flow.run(on: &console)
+  guard let data = try flow.run(on: &console) else {
+    // A choice the user made, not a failure.
+    console.write("\nSign-up cancelled; nothing was submitted.\n")
+    terminal.exit(.success)
+  }
   console.write(
     "\nSigned up \(data.firstName) \(data.lastName) <\(data.email)>, \(data.phoneNumber).\n"
   )

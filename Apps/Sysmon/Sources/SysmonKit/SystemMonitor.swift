@@ -1,3 +1,4 @@
+import CommandLineSupport
 public import Foundation
 public import SharingCore
 
@@ -25,6 +26,19 @@ public struct SystemMonitor: Sendable {
     _loadAverage = SharedReader(.loadAverage(in: directory, every: interval))
     _uptime = SharedReader(.uptime(in: directory, every: interval))
     _memoryUsage = SharedReader(.memoryUsage(in: directory, every: interval))
+  }
+
+  /// Checks that the readings can come from a directory: that it is one, and can be read.
+  ///
+  /// - Parameter directory: Where the files `loadavg`, `uptime` and `meminfo` are to be.
+  /// - Throws: ``SystemReadingError/unreadable(_:reason:)`` naming the directory, such as
+  ///   `Cannot read /tmp/fake: no such file or directory.`
+  public static func checkSource(_ directory: URL) throws(SystemReadingError) {
+    do {
+      _ = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+    } catch {
+      throw .unreadable(directory, reason: FileProblem.reason(for: error, at: directory))
+    }
   }
 
   /// Whether a first reading is still being made.

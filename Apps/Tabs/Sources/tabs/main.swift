@@ -11,6 +11,7 @@ import TabsKit
 
 let terminal = Terminal(program: "tabs")
 _ = TabsArguments.parseOrExit(on: terminal)
+Termination.exitOnSignals()
 
 // NB: Piped commands are echoed after the prompt, so the output reads like a session.
 let echoesInput = isatty(STDIN_FILENO) == 0

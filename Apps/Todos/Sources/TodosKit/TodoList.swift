@@ -11,14 +11,16 @@ import SharingPersistence
 /// try list.complete(todo.id)
 /// ```
 ///
-/// The list is `@Shared(.fileStorage(file, .coordinated))`: each change is made with the file
-/// locked against every other program using it, starts from the list the file holds, and is
-/// written before it returns, so that two programs adding todos at once both keep theirs.
-/// Changes that another program makes to the file are played back into ``todos`` as they
-/// happen.
+/// The file's contents are `@Shared(.fileStorage(file, .coordinated))`: each change is made
+/// with the file locked against every other program using it, starts from what the file
+/// holds, and is written before it returns, so that two programs adding todos at once both
+/// keep theirs. Changes that another program makes to the file are played back into
+/// ``todos`` as they happen.
 public struct TodoList: Sendable {
-  /// The todos, in the order they were added.
+  /// The todos, in the order they were added: derived from the file's contents.
   @Shared public var todos: [Todo]
+  /// What the file holds: the todos, and the number the next one gets.
+  @Shared public var contents: TodoFileContents
   /// The file that holds the list.
   public let file: URL
 
@@ -26,13 +28,14 @@ public struct TodoList: Sendable {
   ///
   /// - Parameter file: The file that holds the list.
   public init(file: URL) {
-    _todos = Shared(wrappedValue: [], .fileStorage(file, .coordinated))
+    _contents = Shared(wrappedValue: TodoFileContents(), .fileStorage(file, .coordinated))
+    _todos = _contents.todos
     self.file = file
   }
 
   /// Why the file could not be read, if it could not: the list is then empty, or the last
   /// list read from it.
-  public var loadError: (any Error)? { $todos.loadError }
+  public var loadError: (any Error)? { $contents.loadError }
 
   /// Why the file could not be read, for the user, if it could not.
   public var unusableFile: UnusableTodoFile? {
@@ -42,18 +45,15 @@ public struct TodoList: Sendable {
   /// Adds a todo at the end of the list.
   ///
   /// - Parameter title: What to do; surrounding white space is dropped.
-  /// - Returns: The new todo, numbered one more than the highest number in the list.
+  /// - Returns: The new todo, numbered one more than any todo the file ever had: a number is
+  ///   never given twice.
   /// - Throws: ``TodoError/emptyTitle`` if the title is blank;
   ///   ``TodoError/cannotSave(_:reason:)`` if the file could not be written.
   @discardableResult
   public func add(_ title: String) throws(TodoError) -> Todo {
     let title = title.trimmingCharacters(in: .whitespacesAndNewlines)
     guard !title.isEmpty else { throw .emptyTitle }
-    let todo = $todos.withLock { todos in
-      let todo = Todo(id: (todos.map(\.id).max() ?? 0) + 1, title: title)
-      todos.append(todo)
-      return todo
-    }
+    let todo = $contents.withLock { $0.add(title) }
     try checkSaved()
     return todo
   }
@@ -102,7 +102,7 @@ public struct TodoList: Sendable {
   /// Throws why the last change could not be written to the file, if it could not: the list
   /// was then left as it was.
   private func checkSaved() throws(TodoError) {
-    guard let error = $todos.saveError else { return }
+    guard let error = $contents.saveError else { return }
     throw .cannotSave(file, reason: FileProblem.reason(for: error, at: file))
   }
 }

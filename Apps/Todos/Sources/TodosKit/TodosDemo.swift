@@ -1,5 +1,6 @@
 public import Foundation
 import SharingCore
+import SharingDependencies
 
 /// The package's main example, run by `swift run todos demo`.
 ///
@@ -30,6 +31,7 @@ public struct TodosDemo: Sendable {
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("todos-demo-\(UUID().uuidString)", isDirectory: true)
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    RemovedAtExit.add(directory)
     defer { try? FileManager.default.removeItem(at: directory) }
     try await tour(file: directory.appendingPathComponent("todos.json"))
     output("Removed \(directory.path). Try it on your own list:")
@@ -37,11 +39,12 @@ public struct TodosDemo: Sendable {
   }
 
   private func tour(file: URL) async throws {
-    output("A todo list in \(file.path),")
-    output("held by '@Shared(.fileStorage(url, .coordinated)) var todos: [Todo] = []'.")
+    output("A todo list in \(file.path), held by")
+    output("'@Shared(.fileStorage(url, .coordinated)) var contents = TodoFileContents()',")
+    output("and its todos by '$todos = $contents.todos', derived from it.")
     let list = TodoList(file: file)
 
-    step(1, "Add three todos with '$todos.withLock { $0.append(todo) }':")
+    step(1, "Add three todos with '$contents.withLock { $0.add(title) }':")
     for title in ["Buy milk", "Walk the dog", "Write the report"] {
       try list.add(title)
     }
@@ -136,5 +139,22 @@ public enum DemoError: Error, CustomStringConvertible {
     case .otherProcessFailed(let status):
       "The other 'todos' process failed with status \(status)."
     }
+  }
+}
+
+/// Directories removed when the program exits, however it exits: Ctrl-C ends it through
+/// `exit`, which skips the `defer` that removes the demonstration's directory.
+private enum RemovedAtExit {
+  private static let directories: Locked<[URL]> = {
+    atexit {
+      for directory in RemovedAtExit.directories.withLock({ $0 }) {
+        try? FileManager.default.removeItem(at: directory)
+      }
+    }
+    return Locked([])
+  }()
+
+  static func add(_ directory: URL) {
+    directories.withLock { $0.append(directory) }
   }
 }

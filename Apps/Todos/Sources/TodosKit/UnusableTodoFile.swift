@@ -39,8 +39,6 @@ public struct UnusableTodoFile: Error, Equatable, CustomStringConvertible {
     switch error {
     case .dataCorrupted(let context) where context.codingPath.isEmpty:
       return "it is not valid JSON"
-    case .typeMismatch(_, let context) where context.codingPath.isEmpty:
-      return "it is not a JSON array of todos"
     case .keyNotFound(let key, let context):
       return "it is not a todo list (\(place(context.codingPath)) has no \"\(key.stringValue)\")"
     case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
@@ -52,11 +50,15 @@ public struct UnusableTodoFile: Error, Equatable, CustomStringConvertible {
     }
   }
 
-  /// Where in the list a value is: `todo 2`, or `the "title" of todo 2`.
+  /// Where in the file a value is: `the file`, `"nextID"`, `todo 2`, or
+  /// `the "title" of todo 2`, whether the todos are in `"todos"` or the file is their array.
   private static func place(_ path: [any CodingKey]) -> String {
-    let todo = path.first?.intValue.map { "todo \($0 + 1)" } ?? "the list"
-    guard path.count > 1 else { return todo }
-    return "the \"\(path[path.count - 1].stringValue)\" of \(todo)"
+    var path = path[...]
+    if path.count > 1, path.first?.stringValue == "todos" { path = path.dropFirst() }
+    guard let first = path.first else { return "the file" }
+    guard let index = first.intValue else { return "\"\(first.stringValue)\"" }
+    guard let last = path.last, path.count > 1 else { return "todo \(index + 1)" }
+    return "the \"\(last.stringValue)\" of todo \(index + 1)"
   }
 
   private static func kind(of type: Any.Type) -> String {

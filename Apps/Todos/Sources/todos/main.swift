@@ -13,21 +13,20 @@ import TodosKit
 
 let terminal = Terminal(program: "todos")
 let arguments = TodosArguments.parseOrExit(on: terminal)
+// NB: Ctrl-C and 'kill' end the program through 'exit', which writes pending changes.
+Termination.exitOnSignals()
 let file = TodosFile.url(path: arguments.filePath)
 
 /// Opens the list; refuses a file it cannot read, so that it is never overwritten.
 func openList() -> TodoList {
   let list = TodoList(file: file)
   if let unusableFile = list.unusableFile { terminal.fail("\(unusableFile)") }
-  // NB: Ctrl-C and 'kill' end the program through 'exit', which writes pending changes.
-  Termination.exitOnSignals()
   return list
 }
 
 /// Shows the list, then shows it again whenever it changes, and says when the file becomes
 /// unusable, until Ctrl-C.
 func watch() async {
-  Termination.exitOnSignals(status: 0)
   let list = TodoList(file: file)
   terminal.say("Watching \(file.path). Press Ctrl-C to stop.")
   var watch = TodoListWatch()
