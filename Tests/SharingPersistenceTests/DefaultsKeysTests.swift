@@ -36,7 +36,7 @@ import Testing
   @Test func aSynchronizationTellsTheSubscriptionsWhoseValueChanged() {
     subscribe("a", by: first, calling: "a")
     subscribe("b", by: first, calling: "b")
-    // NB: Another store object of the suite, as a synchronization would bring in the file's.
+    // Another store object of the suite, as a synchronization would bring in the file's.
     UserDefaults(suiteName: suite)?.set(5, forKey: "b")
     call(keys.synchronized(to: nil))
     #expect(told.withLock { $0 } == ["b"])

@@ -12,7 +12,7 @@ import Testing
   @Test func aLateUnregistrationDoesNotDropARecordWithAWritePending() {
     let record = FakeRecord(isIdle: false)
     pendingWrites.insert(record)
-    // NB: From a write that ended before the record's next change was saved.
+    // From a write that ended before the record's next change was saved.
     pendingWrites.remove(record)
     pendingWrites.flushAndWait()
     #expect(record.flushes.withLock { $0 } == 1)
@@ -21,7 +21,7 @@ import Testing
   @Test func aLateRegistrationDoesNotKeepARecordWithNothingPending() {
     let record = FakeRecord(isIdle: true)
     pendingWrites.remove(record)
-    // NB: From a change whose write ended before this arrived.
+    // From a change whose write ended before this arrived.
     pendingWrites.insert(record)
     pendingWrites.flushAndWait()
     #expect(record.flushes.withLock { $0 } == 0)

@@ -45,19 +45,4 @@ extension RecordStateMachineTests {
     )
     #expect(names(checked) == ["write 1"])
   }
-
-  @Test mutating func aMergingStoreThatCannotBeReadIsNeverWritten() throws {
-    record = MachineUnderTest(mergesWrites: true, loaded: nil)
-    let ticket = try taken(record.save("1", waited: true))
-    let refused = record.run(
-      record.machine.checkedBeforeWriting(
-        ticket,
-        .failure(Denied()),
-        refusal: Refused(),
-        now: .zero
-      )
-    )
-    #expect(names(refused) == ["resume 1 with error"])
-    #expect(!record.machine.isIdle)
-  }
 }

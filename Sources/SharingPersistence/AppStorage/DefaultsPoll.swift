@@ -31,7 +31,7 @@ final class DefaultsPoll: Sendable {
     let changed = io.keys.compareSmallValuesChangedElsewhere()
     let duration = ContinuousClock.now - start
     for onChange in changed { onChange() }
-    // NB: Written here rather than by the record, which has no change of its own to write.
+    // Written here rather than by the record, which has no change of its own to write.
     if !changed.isEmpty { _ = try? io.write(Data(), keepingAside: nil) }
     self.start(after: max(Self.interval, duration * 4))
   }

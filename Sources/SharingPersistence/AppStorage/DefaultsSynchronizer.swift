@@ -56,13 +56,13 @@ final class DefaultsSynchronizer: Sendable {
     let paths = files.withLock { Set($0.keys).union([file.path]).sorted() }
     var locks: [FileLock] = []
     defer { for lock in locks { lock.unlock() } }
-    // NB: Taken in the same order by every process, so that none waits for another that
-    //     waits for it.
+    // Taken in the same order by every process, so that none waits for another that
+    // waits for it.
     for path in paths {
       do {
         locks.append(try DiskFileSystem().lock(URL(fileURLWithPath: path), exclusive: true))
       } catch {
-        // NB: A lock file that cannot be made is in a folder Foundation cannot write either.
+        // A lock file that cannot be made is in a folder Foundation cannot write either.
         guard path == file.path else { continue }
         throw AppStorageError.notSaved(
           path: path,
@@ -81,8 +81,8 @@ final class DefaultsSynchronizer: Sendable {
     let synchronized = store.synchronize()
     let duration = ContinuousClock.now - start
     let after = try file.contents()
-    // NB: Foundation's result covers every store of the process: whether this one was
-    //     written is told by its own file.
+    // Foundation's result covers every store of the process: whether this one was
+    // written is told by its own file.
     if !synchronized, after == before, let reason = file.reasonItCannotBeWritten() {
       throw AppStorageError.notSaved(path: file.path, reason: reason)
     }
@@ -98,7 +98,7 @@ final class DefaultsSynchronizer: Sendable {
   @discardableResult
   func keepAsideIfUnparseable(_ file: DefaultsFile, _ bytes: Data?) throws -> AppStorageError? {
     guard let bytes, DefaultsFile.isUnparseable(bytes) else { return nil }
-    // NB: Held while the bytes are kept, so that two threads never keep one version twice.
+    // Held while the bytes are kept, so that two threads never keep one version twice.
     let lock = try? DiskFileSystem().lock(file.url, exclusive: true)
     defer { lock?.unlock() }
     guard let bytes = try? file.contents(), DefaultsFile.isUnparseable(bytes) else { return nil }

@@ -23,7 +23,7 @@ final class ObservedUserDefaults: UserDefaults {
   }
 
   private func change(forKey key: String, isRemoval: Bool, by change: () -> Void) {
-    // NB: Held until the change is saved: a record nothing holds may be released meanwhile.
+    // Held until the change is saved: a record nothing holds may be released meanwhile.
     withExtendedLifetime(DefaultsHolder(UserDefaultsBox(base: self))) { holder in
       holder.record.change(forKey: key, isRemoval: isRemoval, by: change)
     }
