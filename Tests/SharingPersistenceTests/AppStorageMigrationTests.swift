@@ -61,8 +61,7 @@ import Testing
       firstUse.append(rootOf: $old)
       $old.withLock { $0.isCompact = true }
     }
-    // NB: A save the throttle holds keeps the reference: that of a change made less than a
-    //     throttle interval after the default value's write was synchronised.
+    // The old value's reference is kept until its change is written.
     await expectEventually("the first use's reference released") { firstUse.aliveCount == 0 }
     @Shared(layoutKey) var layout = Grid(columns: 2)
     #expect(layout == Grid(columns: 1))

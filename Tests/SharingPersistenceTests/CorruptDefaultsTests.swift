@@ -278,9 +278,9 @@ private struct StoredObject: Equatable {
     @Shared(.appStorage("ratio")) var ratio = 0.5
     #expect($ratio.loadError != nil)
     // NB: Foundation on Linux rereads the store at the synchronisation after a change.
-    store.synchronize()
+    flushPendingWritesAndWait()
     store.set(true, forKey: "unrelated")
-    store.synchronize()
+    flushPendingWritesAndWait()
     $ratio.withLock { $0 = 1.5 }
     let kept = try #require(
       store.dictionaryRepresentation().keys.first { $0.hasPrefix("ratio.corrupt-") }

@@ -17,9 +17,14 @@ struct MachineUnderTest {
   init(
     interval: Duration = .seconds(1),
     retriesAfterDelay: Bool = false,
+    mergesWrites: Bool = false,
     loaded: String?? = .some(nil)
   ) {
-    machine = RecordStateMachine(interval: interval, retriesAfterDelay: retriesAfterDelay)
+    machine = RecordStateMachine(
+      interval: interval,
+      retriesAfterDelay: retriesAfterDelay,
+      mergesWrites: mergesWrites
+    )
     // NB: Held, as by a key, so that the record is released only where a test says.
     machine.holderAdded()
     if case .some(let text) = loaded { load(.success(snapshot(text))) }

@@ -45,8 +45,10 @@ extension RecordStateMachineTests {
     #expect(record.machine.isIdle)
   }
 
-  @Test mutating func anUnreadableFileIsNeverOverwritten() throws {
-    record = MachineUnderTest(loaded: nil)
+  /// Whether or not the store's writes merge into what it holds.
+  @Test(arguments: [false, true])
+  mutating func anUnreadableFileIsNeverOverwritten(mergesWrites: Bool) throws {
+    record = MachineUnderTest(mergesWrites: mergesWrites, loaded: nil)
     record.load(.failure(Denied()))
     let ticket = try taken(record.save("1", waited: true))
     let refused = record.run(
@@ -58,6 +60,7 @@ extension RecordStateMachineTests {
       )
     )
     #expect(names(refused) == ["resume 1 with error"])
+    #expect(!record.machine.isIdle)
     // NB: Kept, to be written once the file can be read, or is removed.
     let again = try taken(record.machine.flushRequested(now: .seconds(1)) {})
     let removed = record.machine.checkedBeforeWriting(

@@ -1,4 +1,6 @@
 import Foundation
+import SharingCore
+import SharingDependencies
 import SharingPersistence
 import Testing
 
@@ -67,4 +69,14 @@ func text(_ data: Data?) -> String? {
 /// The contents of a file on disk as a string, or `nil` if it cannot be read.
 func fileText(_ url: URL) -> String? {
   text(try? Data(contentsOf: url))
+}
+
+/// User defaults that count their synchronizations, by the thread that made each.
+final class CountingDefaults: UserDefaults {
+  let synchronizations = Locked<[UInt]>([])
+
+  override func synchronize() -> Bool {
+    synchronizations.withLock { $0.append(currentThreadID()) }
+    return super.synchronize()
+  }
 }

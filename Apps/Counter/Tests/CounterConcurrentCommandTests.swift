@@ -22,7 +22,7 @@ import Testing
     try await withTemporaryDirectory { directory in
       let store = directory.file("state/counter.plist")
       _ = try await Program("counter").run(["--store", store.path, "increment"], in: directory)
-      #expect(CounterLock.file(beside: store).lastPathComponent == ".counter.plist.lock")
+      #expect(CounterLock.file(beside: store).lastPathComponent == ".counter.plist.counter.lock")
       #expect(FileManager.default.fileExists(atPath: CounterLock.file(beside: store).path))
     }
   }

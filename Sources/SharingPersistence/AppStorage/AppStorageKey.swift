@@ -30,21 +30,29 @@ import SharingDependencies
 ///
 /// > Note: On Linux, Foundation keeps `UserDefaults.standard` in
 /// > `$XDG_CONFIG_HOME/<process name>.plist` (by default `~/.config/`), and a suite named
-/// > `name` in `name.plist` there, or at `name.plist` if `name` is an absolute path. The first
-/// > change in a while reaches the file before `withLock` returns; later ones within a
-/// > fraction of a second, and at normal exit.
+/// > `name` in `name.plist` there, or at `name.plist` if `name` is an absolute path. As on
+/// > Apple platforms, the store shows a change at once and writes it to its file a moment
+/// > later, off the thread that made it: within 50 milliseconds (longer for a store that
+/// > takes long to write), at once for ``/SharingCore/Shared/save()`` and for the removal of
+/// > a key, and at normal exit. Each write merges the keys this process changed into what
+/// > the file holds, with the file locked against every process using this package, so that
+/// > processes writing different keys of one store never lose each other's.
 public struct AppStorageKey<Value: Sendable>: SharedKey {
   let key: String
   let store: UserDefaultsBox
   let lookup: any AppStorageLookup<Value>
-  /// Identifies this key's writes, so that its own subscription does not hear them back.
-  private let writer = Writer()
+  /// The key's hold on its store's record; it also identifies the key's writes, so that its
+  /// own subscription does not hear them back.
+  private let holder: DefaultsHolder
+  private var record: DefaultsRecord { holder.record }
+  private var writer: ObjectIdentifier { ObjectIdentifier(holder) }
 
   init(_ key: String, store: UserDefaults?, lookup: some AppStorageLookup<Value>) {
     @Dependency(\.defaultAppStorage) var defaultStore
     self.key = key
     self.store = UserDefaultsBox(base: store ?? defaultStore)
     self.lookup = lookup
+    self.holder = DefaultsHolder(self.store)
   }
 
   /// The name of the value and its store.
@@ -65,20 +73,21 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
     context: LoadContext<Value>,
     subscriber: SharedSubscriber<Value>
   ) -> SharedSubscription {
-    let cancel = AppStorageCenter.shared.subscribe(
+    let cancel = record.subscribe(
       key: key,
-      in: store,
-      writer: ObjectIdentifier(writer)
-    ) { [self] in
-      subscriber.yield(
-        with: read(default: context.initialValue) { subscriber.writeBackFinished($0) }
-      )
-    }
+      writer: writer,
+      onChange: { [self] in
+        subscriber.yield(
+          with: read(default: context.initialValue) { subscriber.writeBackFinished($0) }
+        )
+      },
+      onRetry: { subscriber.writeBackFinished($0) }
+    )
     return SharedSubscription(cancel)
   }
 
-  /// Writes the value to the store, and the store to disk: at once for the first change in
-  /// a while and for ``/SharingCore/Shared/save()``, with the next write otherwise.
+  /// Writes the value to the store, and the store to disk: soon after a change, at once for
+  /// ``/SharingCore/Shared/save()``.
   public func save(_ value: Value, context: SaveContext, continuation: SaveContinuation) {
     let object: Any?
     do {
@@ -86,13 +95,12 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
     } catch {
       return continuation.resume(throwing: error)
     }
-    AppStorageCenter.shared.write(
+    record.store(
       object,
       forKey: key,
-      in: store,
-      by: ObjectIdentifier(writer),
-      saving: continuation,
-      urgency: context == .userInitiated ? .immediate : .throttled
+      by: writer,
+      urgency: context == .userInitiated ? .immediate : .background,
+      continuation: continuation
     )
   }
 
@@ -107,25 +115,19 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
     writeBack: @escaping @Sendable (Result<Void, any Error>) -> Void
   ) -> Result<Value?, any Error> {
     let object: Any?
-    switch AppStorageCenter.shared.object(forKey: key, in: store) {
+    switch record.keys.object(forKey: key) {
     case .success(let stored): object = stored
     case .failure(let error): return .failure(error)
     }
     guard let object else {
       if let defaultValue, let encoded = try? lookup.encode(defaultValue) {
-        AppStorageCenter.shared.write(
-          encoded,
-          forKey: key,
-          in: store,
-          by: ObjectIdentifier(writer),
-          urgency: .background
-        )
+        record.store(encoded, forKey: key, by: writer, urgency: .background)
       }
       return .success(nil)
     }
     do {
       guard let (value, isMigrated) = try lookup.read(object) else {
-        AppStorageCenter.shared.keepBeforeNextWrite(forKey: key, in: store)
+        record.keys.keepBeforeNextWrite(forKey: key)
         return .failure(
           AppStorageError.wrongType(
             key: key,
@@ -137,7 +139,7 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
       if isMigrated { self.writeBack(migrated: value, finished: writeBack) }
       return .success(value)
     } catch {
-      AppStorageCenter.shared.keepBeforeNextWrite(forKey: key, in: store)
+      record.keys.keepBeforeNextWrite(forKey: key)
       return .failure(error)
     }
   }
@@ -158,17 +160,14 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
       // NB: A condition of the data, not a programmer error: 'saveError' says it.
       return finished(.failure(error))
     }
-    AppStorageCenter.shared.write(
+    record.store(
       object,
       forKey: key,
-      in: store,
-      by: ObjectIdentifier(writer),
-      saving: SaveContinuation(self.description, callback: finished),
-      urgency: .immediate
+      by: writer,
+      urgency: .immediate,
+      continuation: SaveContinuation(self.description, callback: finished)
     )
   }
-
-  private final class Writer: Sendable {}
 }
 
 extension AppStorageKey: CustomStringConvertible {

@@ -15,7 +15,7 @@ import Foundation
 /// Foundation keeps `UserDefaults.standard` in `<config>/<process name>.plist`, a suite named
 /// `name` in `<config>/name.plist`, and a suite named by an absolute path at `<path>.plist`,
 /// where `<config>` is `$XDG_CONFIG_HOME` or `~/.config`.
-struct DefaultsFile: Sendable {
+struct DefaultsFile: Hashable, Sendable {
   let path: String
 
   /// The file of `store`, or `nil` where Foundation keeps stores some other way.
@@ -49,54 +49,51 @@ struct DefaultsFile: Sendable {
     return (home as NSString).appendingPathComponent(".config")
   }
 
-  /// The file's stamp, or `nil` if it does not exist.
-  func stamp() -> FileStamp? {
-    FileStamp(path: path)
+  /// The file's URL.
+  var url: URL { URL(fileURLWithPath: path) }
+
+  /// The file's bytes, `nil` if there is none, read with its lock shared with other readers:
+  /// never half-written by a process of the package, which writes it with the lock held
+  /// (Foundation writes a store's file in place, not by replacing it).
+  func contents() throws -> Data? {
+    let lock = try? DiskFileSystem().lock(url, exclusive: false)
+    defer { lock?.unlock() }
+    return try DiskFileSystem().contents(of: url)
   }
 
-  /// The file's bytes if they are not a property list Foundation can read (which it would
-  /// read as an empty store, and replace at its next synchronisation); `nil` otherwise.
+  /// Whether `bytes` are not a property list of keys, which Foundation reads as an empty
+  /// store, and replaces at its next synchronization.
   ///
-  /// A file that changed while it was read is not judged: Foundation writes the file in
-  /// place, so it was read half-written, and its next version will be checked.
-  func unparseableContents() -> Data? {
-    let before = stamp()
-    guard let data = FileManager.default.contents(atPath: path), !data.isEmpty else { return nil }
-    let plist = try? PropertyListSerialization.propertyList(from: data, format: nil)
-    guard !(plist is [String: Any]), stamp() == before else { return nil }
-    return data
+  /// A file larger than 256 KB is judged by its ends, which a torn or foreign file lacks:
+  /// parsing one takes seconds on Linux (half a second per megabyte).
+  static func isUnparseable(_ bytes: Data) -> Bool {
+    guard !bytes.isEmpty else { return false }
+    if bytes.count > 256 * 1024, let isWhole = hasPropertyListEnds(bytes) { return !isWhole }
+    let plist = try? PropertyListSerialization.propertyList(from: bytes, format: nil)
+    return !(plist is [String: Any])
   }
 
-  /// Copies `data` beside the file, under a name no other file has; returns that path.
+  /// Whether `bytes` begin and end as a binary or XML property list does, or `nil` if they
+  /// are in neither format.
+  private static func hasPropertyListEnds(_ bytes: Data) -> Bool? {
+    if bytes.starts(with: Data("bplist00".utf8)) { return bytes.count >= 40 }
+    let head = String(decoding: bytes.prefix(64), as: UTF8.self).drop { $0.isWhitespace }
+    guard head.hasPrefix("<?xml") || head.hasPrefix("<plist") || head.hasPrefix("<!DOCTYPE")
+    else { return nil }
+    let tail = String(decoding: bytes.suffix(64), as: UTF8.self)
+    return tail.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("</plist>")
+  }
+
+  /// Copies `data` beside the file, under a name no other file has, with the file's
+  /// permissions; returns that path.
+  ///
+  /// - Throws: ``AppStorageError/notKept(path:reason:)`` if it could not.
   func keepAside(_ data: Data) throws -> String {
-    let url = URL(fileURLWithPath: path)
-    let date = Date()
-    var attempt = 1
-    while true {
-      let kept = CorruptFile.preservationURL(for: url, at: date, attempt: attempt).path
-      // NB: Created exclusively, with the file's permissions: the bytes of a private store
-      //     stay private, and a name taken meanwhile is never overwritten.
-      let descriptor = open(kept, O_WRONLY | O_CREAT | O_EXCL, permissions())
-      if descriptor < 0 {
-        guard errno == EEXIST else { throw AppStorageError.notKept(path: path, reason: reason()) }
-        attempt += 1
-        continue
-      }
-      let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-      do {
-        try handle.write(contentsOf: data)
-        try handle.synchronize()
-      } catch {
-        throw AppStorageError.notKept(path: path, reason: error.localizedDescription)
-      }
-      return kept
+    do {
+      return try CorruptFile.preserve(data, of: url, in: DiskFileSystem()).path
+    } catch {
+      throw AppStorageError.notKept(path: path, reason: "\(error)")
     }
-  }
-
-  private func permissions() -> mode_t {
-    var info = stat()
-    guard stat(path, &info) == 0 else { return 0o600 }
-    return info.st_mode & 0o777
   }
 
   /// Why the file cannot be written, in a user's terms, or `nil` if nothing outside

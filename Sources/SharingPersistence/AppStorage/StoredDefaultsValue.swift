@@ -33,4 +33,13 @@ enum StoredDefaultsValue: Equatable {
       }
     }
   }
+
+  /// Whether the value is small enough (4 KB at most) to read often.
+  var isSmall: Bool {
+    switch self {
+    case .string(let text), .other(let text): text.utf8.count <= 4_096
+    case .data(let data): data.count <= 4_096
+    default: true
+    }
+  }
 }

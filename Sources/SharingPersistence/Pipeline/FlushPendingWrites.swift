@@ -28,10 +28,7 @@ public func flushPendingWrites() async {
   await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
     // Writes happen on the thread that flushes: not one of the cooperative pool's.
     DispatchQueue.global().async {
-      PendingWrites.shared.flush {
-        AppStorageCenter.shared.synchronizeUnsavedStores()
-        finished.resume()
-      }
+      PendingWrites.shared.flush { finished.resume() }
     }
   }
 }
@@ -49,5 +46,4 @@ public func flushPendingWrites() async {
 /// ```
 public func flushPendingWritesAndWait() {
   PendingWrites.shared.flushAndWait()
-  AppStorageCenter.shared.synchronizeUnsavedStores()
 }

@@ -3,6 +3,9 @@ import SharingDependencies
 
 /// A record that writes what it holds pending when asked.
 package protocol FlushableRecord: AnyObject, Sendable {
+  /// Whether no write is pending, under way, or failed.
+  var isIdle: Bool { get }
+
   /// Writes the pending value now, on the calling thread, and calls `done` once every write
   /// taken until then has ended.
   func flush(_ done: @escaping @Sendable () -> Void)
@@ -28,12 +31,24 @@ package final class PendingWrites: Sendable {
   /// Creates an empty set, flushed only when asked.
   package init() {}
 
+  /// Adds `record`, which has a write pending, unless it has none by now.
+  ///
+  /// A record's registration and unregistration are made after its lock is released, so
+  /// two threads' can arrive in either order: what the record has pending when each arrives
+  /// decides.
   func insert(_ record: some FlushableRecord) {
-    records.withLock { $0[ObjectIdentifier(record)] = record }
+    update(record)
   }
 
+  /// Removes `record`, which has no write pending, unless it has one by now.
   func remove(_ record: some FlushableRecord) {
-    records.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(record)) }
+    update(record)
+  }
+
+  private func update(_ record: some FlushableRecord) {
+    records.withLock { records in
+      records[ObjectIdentifier(record)] = record.isIdle ? nil : record
+    }
   }
 
   /// Writes every pending value now, on the calling thread, and calls `done` once every

@@ -122,14 +122,15 @@ extension RecordStateMachine {
     }
   }
 
-  /// Takes `snapshot` as what the store holds, newer than any pending change, and delivers it.
+  /// Takes `snapshot` as what the store holds, newer than any pending change unless writes
+  /// merge, and delivers it.
   mutating func accept(_ snapshot: StoredSnapshot<Stamp>) -> [RecordAction<Stamp>] {
     know(snapshot)
     isUnreadable = false
     deliversKnown = false
     if case .some = watchedContents { watchedContents = snapshot.contents }
-    var actions = forgetFailed()
-    if let replaced = pending {
+    var actions = mergesWrites ? [] : forgetFailed()
+    if !mergesWrites, let replaced = pending {
       // The store changed after the pending value was set: the newer value wins, rather
       // than being overwritten by the older one.
       pending = nil

@@ -85,9 +85,10 @@ extension RecordStateMachine {
   }
 
   /// The store, read before write `ticket` because the program never read it or could not,
-  /// holds `read`: it is written if it holds no value, or the value the program knows;
-  /// otherwise the write fails with `refusal`: the store cannot be read (the write is made
-  /// again later), or its value is one the program never loaded, which is played back.
+  /// holds `read`: it is written if it holds no value, the value the program knows, or if
+  /// writes merge into it; otherwise the write fails with `refusal`: the store cannot be
+  /// read (the write is made again later), or its value is one the program never loaded,
+  /// which is played back.
   mutating func checkedBeforeWriting(
     _ ticket: WriteTicket,
     _ read: Result<StoredSnapshot<Stamp>, any Error>,
@@ -95,7 +96,8 @@ extension RecordStateMachine {
     now: Duration
   ) -> [RecordAction<Stamp>] {
     switch read {
-    case .success(let snapshot) where snapshot.contents == nil || snapshot.stamp == known:
+    case .success(let snapshot)
+    where snapshot.contents == nil || snapshot.stamp == known || mergesWrites:
       isUnreadable = false
       know(snapshot)
       return [.write(ticket)]

@@ -27,6 +27,9 @@ import SharingCore
 ///   newer value replaces a pending change. A change saved while a delivery is under way
 ///   may reach the shared values before the delivered value does: the write carrying it is
 ///   read back and delivered once it landed, so that values and store agree.
+/// - **Merging.** A store whose writes merge the program's changes into what it holds (a
+///   user defaults store writes only the keys the program changed) keeps a pending change
+///   when someone else's is delivered, and writes over a value the program never loaded.
 ///
 /// Its events are in `RecordStateMachine+Writes.swift` and `RecordStateMachine+Reads.swift`;
 /// nothing else changes its state.
@@ -39,6 +42,9 @@ package struct RecordStateMachine<Stamp: Equatable & Sendable> {
   let writesQuietChangesAtOnce: Bool
   /// Whether a failed write is made again after a growing delay while the store is reachable.
   let retriesAfterDelay: Bool
+  /// Whether a write merges the program's changes into what the store holds, rather than
+  /// replacing it: someone else's change then replaces no change of the program's.
+  let mergesWrites: Bool
 
   // MARK: Writes
 
@@ -109,11 +115,13 @@ package struct RecordStateMachine<Stamp: Equatable & Sendable> {
   package init(
     interval: Duration,
     writesQuietChangesAtOnce: Bool = true,
-    retriesAfterDelay: Bool = false
+    retriesAfterDelay: Bool = false,
+    mergesWrites: Bool = false
   ) {
     self.interval = interval
     self.writesQuietChangesAtOnce = writesQuietChangesAtOnce
     self.retriesAfterDelay = retriesAfterDelay
+    self.mergesWrites = mergesWrites
   }
 
   struct Pending {

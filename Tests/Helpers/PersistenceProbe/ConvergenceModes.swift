@@ -122,6 +122,18 @@ private func fileText(_ path: String) -> String {
   }
 }
 
+/// `defaults-count <suite> <key> <count> <go>`: once `<go>` exists, sets the integer `<key>` of
+/// a user defaults suite to 1, 2, … `<count>`, each with `save()`, then exits.
+func defaultsCount(suite: String, key: String, count: Int, go: String) async {
+  guard let store = UserDefaults(suiteName: suite) else { fail("No suite \(suite)") }
+  @Shared(.appStorage(key, store: store)) var value = 0
+  wait(for: "the go file") { exists(go) }
+  for next in 1...count {
+    $value.withLock { $0 = next }
+    await save($value)
+  }
+}
+
 /// `file-threads <path> <threads> <milliseconds> <done> <others-done>`: increments an
 /// integer file from `threads` threads for `milliseconds`, flushes, creates `<done>`, waits
 /// for `<others-done>`, then waits until the value it holds is the one the file holds. Exits

@@ -23,6 +23,35 @@ func defaultsIdle(suite: String, megabytes: Int, seconds: Int) {
   print(String(format: "%.3f CPU seconds in %d seconds idle", cpuSeconds() - before, seconds))
 }
 
+/// `defaults-large <suite> <megabytes> <changes>`: holds a shared value of `<megabytes>` of
+/// data in a user defaults suite, then changes a small key of the suite `<changes>` times, a
+/// tenth of a second apart, and prints how long each `withLock` took, the CPU seconds used,
+/// and how long the final flush took. Measures what a change to a small key costs.
+func defaultsLarge(suite: String, megabytes: Int, changes: Int) {
+  guard let store = UserDefaults(suiteName: suite) else { fail("No suite \(suite)") }
+  @Shared(.appStorage("large", store: store)) var large = Data()
+  @Shared(.appStorage("small", store: store)) var small = 0
+  $large.withLock { $0 = Data(repeating: 7, count: megabytes * 1_000_000) }
+  flushPendingWritesAndWait()
+  let before = cpuSeconds()
+  var durations: [String] = []
+  for _ in 0..<changes {
+    let start = ContinuousClock.now
+    $small.withLock { $0 += 1 }
+    durations.append(String(format: "%.4f", seconds(ContinuousClock.now - start)))
+    usleep(100_000)
+  }
+  let flushStart = ContinuousClock.now
+  flushPendingWritesAndWait()
+  let flush = seconds(ContinuousClock.now - flushStart)
+  print("withLock seconds: \(durations.joined(separator: " "))")
+  print(String(format: "%.3f CPU seconds, flush %.3f seconds", cpuSeconds() - before, flush))
+}
+
+private func seconds(_ duration: Duration) -> Double {
+  Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
 private func cpuSeconds() -> Double {
   var usage = rusage()
   #if canImport(Glibc)

@@ -12,8 +12,8 @@
 // A file its user cannot read (UnreadableModes.swift): file-unreadable.
 // Memory over many files (RecordModes.swift): file-records.
 // Two processes (ConvergenceModes.swift): file-pingpong, defaults-pingpong, file-burst,
-// file-threads, defaults-burst.
-// Measuring (IdleModes.swift): defaults-idle.
+// file-threads, defaults-burst, defaults-count.
+// Measuring (IdleModes.swift): defaults-idle, defaults-large.
 // Coordinated changes from several processes (CoordinatedModes.swift): coordinated-increment,
 // coordinated-tally.
 
@@ -63,6 +63,13 @@ case ("defaults-idle", 4):
     seconds: Int(arguments[3]) ?? 0
   )
 
+case ("defaults-large", 4):
+  defaultsLarge(
+    suite: arguments[1],
+    megabytes: Int(arguments[2]) ?? 0,
+    changes: Int(arguments[3]) ?? 0
+  )
+
 case ("defaults-pingpong", 4):
   await defaultsPingPong(suite: arguments[1], key: arguments[2], rounds: Int(arguments[3]) ?? 0)
 
@@ -94,6 +101,14 @@ case ("defaults-burst", 8):
     done: arguments[5],
     stop: arguments[6],
     report: arguments[7]
+  )
+
+case ("defaults-count", 5):
+  await defaultsCount(
+    suite: arguments[1],
+    key: arguments[2],
+    count: Int(arguments[3]) ?? 0,
+    go: arguments[4]
   )
 
 case ("fuzz-decode", 4):

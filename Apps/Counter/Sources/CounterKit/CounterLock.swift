@@ -11,22 +11,25 @@ public import Foundation
 /// Makes `counter` processes using one store run one at a time, so that ten counters started
 /// at once count ten.
 ///
-/// `appStorage` cannot lock a change against other processes (see *Linux notes*, “Changes
-/// from several processes”), but a `counter` process reads its store once, when it starts,
-/// and writes it once, before it exits: holding an exclusive `flock` on a lock file beside the
-/// store for the whole run makes each run start from the last one's values.
+/// `appStorage` merges the keys each process changed into the store, but cannot make one
+/// process's read-modify-write of a key exclusive (see *Linux notes*, “Changes from several
+/// processes”). A `counter` process reads its store once, when it starts, and writes it once,
+/// before it exits: holding an exclusive `flock` on a lock file beside the store for the
+/// whole run makes each run start from the last one's values. It is not the store's own
+/// lock file, `.<name>.lock`, which the package takes around each write.
 ///
 /// ```swift
 /// try CounterLock.holdUntilExit(beside: CounterStore.defaultFile())
 /// let counter = Counter()   // reads the store only now
 /// ```
 public enum CounterLock {
-  /// The lock file of `store`: `.<name>.lock` beside it.
+  /// The lock file of `store`'s runs: `.<name>.counter.lock` beside it.
   ///
   /// - Parameter store: The property list of the store.
   /// - Returns: The lock file.
   public static func file(beside store: URL) -> URL {
-    store.deletingLastPathComponent().appendingPathComponent(".\(store.lastPathComponent).lock")
+    store.deletingLastPathComponent()
+      .appendingPathComponent(".\(store.lastPathComponent).counter.lock")
   }
 
   /// Waits until no other process holds the lock of `store`, then holds it until this

@@ -1,0 +1,56 @@
+import Foundation
+import SharingCore
+
+/// What a user defaults store does for its ``Record``: reads of its property list, writes by
+/// synchronizing the store with it (``DefaultsSynchronizer``), and a watch of it.
+///
+/// A change is set in the store when it is made, so that the store shows it at once: a write
+/// carries no contents, and the record only decides when the store is synchronized. The
+/// stamp of the file is its bytes.
+struct DefaultsIO: RecordIO {
+  let keys: DefaultsKeys
+  /// The store's file; `nil` where Foundation keeps stores some other way, which are only
+  /// synchronized.
+  let file: DefaultsFile?
+
+  func read() throws -> StoredSnapshot<Data> {
+    let contents = try file?.contents()
+    return StoredSnapshot(stamp: contents ?? Data(), contents: contents)
+  }
+
+  /// Synchronizes the store with its file, and tells the keys whose value the file changed.
+  func write(_: Data, keepingAside _: Data?) throws -> Data {
+    let written = keys.changed
+    var (contents, duration): (Data?, Duration) = (nil, .zero)
+    if let file {
+      (contents, duration) = try DefaultsSynchronizer.shared.synchronize(keys.store.base, file)
+    } else {
+      keys.store.base.synchronize()
+    }
+    for onChange in keys.synchronized(to: contents, in: duration, writing: written) { onChange() }
+    return contents ?? Data()
+  }
+
+  /// Watches the file for other processes' changes, and the store for changes made through
+  /// its other objects in this process, which Foundation does not tell.
+  func watch(_ onChange: @escaping @Sendable (Data?) -> Void) -> any RecordWatch {
+    let watch = file.map { DiskFileSystem().watch($0.url) { onChange(nil) } }
+    let poll = DefaultsPoll(self)
+    poll.start()
+    // NB: Never live, so that no write is skipped as holding what the file holds: every
+    //     write carries the same (no) contents.
+    return FileWatch(isActive: false) {
+      poll.stop()
+      watch?.stop()
+    }
+  }
+
+  /// Why a change was not written: the file could not be read (and Foundation would read it
+  /// as an empty store).
+  func refusal(cause: (any Error)?) -> any Error {
+    AppStorageError.notSaved(
+      path: file?.path,
+      reason: "it could not be read (\(cause.map { "\($0)" } ?? "unknown error"))"
+    )
+  }
+}

@@ -1,0 +1,249 @@
+import Foundation
+import SharingDependencies
+
+/// The keys of one user defaults store that the shared values of this process use, and every
+/// access the package makes to the store: what each subscription last saw, so that it hears
+/// of each change once, and never of its own write.
+///
+/// Each access is made under one lock, so that a subscription compares a value with what it
+/// saw while nothing else changes either. A value is read from Foundation only when it may
+/// have changed: handing one over takes Foundation half a second per megabyte.
+final class DefaultsKeys: Sendable {
+  struct Subscription {
+    let key: String
+    /// The key instance that subscribed: its own writes are not played back to it.
+    let writer: ObjectIdentifier
+    /// What the store held for the key when the subscription last looked; `nil` if the
+    /// store's file could not be read.
+    var lastSeen: StoredDefaultsValue?
+    let onChange: @Sendable () -> Void
+  }
+
+  private struct State {
+    var subscriptions: [Int: Subscription] = [:]
+    var nextID = 0
+    /// Keys whose stored value could not be read: it is kept aside before they are written.
+    var unreadableKeys: Set<String> = []
+    /// Why the store's file cannot be read, until it can.
+    var fileError: (any Error)?
+    /// What the file held when the store was last synchronized with it.
+    var synchronized: Data??
+    /// The hash of each value in the file then, if its format tells them.
+    var fingerprints: [String: Int]?
+    /// The keys changed in the store since it was last synchronized, and whether each was
+    /// removed: the store holds the rest as the file did.
+    var changed: [String: Bool] = [:]
+    /// How long the last synchronization took.
+    var lastDuration = Duration.zero
+  }
+
+  let store: UserDefaultsBox
+  private let state = Locked(State())
+
+  init(store: UserDefaultsBox, fileError: (any Error)?) {
+    self.store = store
+    state.withLock { $0.fileError = fileError }
+  }
+
+  /// Calls `onChange` whenever the value for `key` changes other than through `writer`, or
+  /// the store's file can no longer be read, until ``unsubscribe(_:)``.
+  func subscribe(
+    key: String,
+    writer: ObjectIdentifier,
+    onChange: @escaping @Sendable () -> Void
+  ) -> Int {
+    state.withLock { state in
+      defer { state.nextID += 1 }
+      state.subscriptions[state.nextID] = Subscription(
+        key: key,
+        writer: writer,
+        lastSeen: seen(key, fileError: state.fileError),
+        onChange: onChange
+      )
+      return state.nextID
+    }
+  }
+
+  func unsubscribe(_ id: Int) {
+    state.withLock { _ = $0.subscriptions.removeValue(forKey: id) }
+  }
+
+  /// The object stored for a key, or why the store cannot be read.
+  func object(forKey key: String) -> Result<Any?, any Error> {
+    state.withLock { state in
+      if let error = state.fileError { return .failure(error) }
+      return .success(store.base.object(forKey: key))
+    }
+  }
+
+  /// Stores a property list value (or removes the key, for `nil`) through `writer`; returns
+  /// the other subscriptions to tell.
+  ///
+  /// A value is removed before it is set: Foundation writes only the keys it saw change, and
+  /// would not write a value its copy of the store held already, older than the file.
+  func store(
+    _ object: Any?,
+    forKey key: String,
+    by writer: ObjectIdentifier
+  ) -> [@Sendable () -> Void] {
+    state.withLock { state in
+      if state.unreadableKeys.remove(key) != nil { keepStoredValue(forKey: key) }
+      ObservedUserDefaults.$isWritingForKey.withValue(true) {
+        // NB: Not 'set(nil, forKey:)': on Linux it resolves to the 'URL?' overload, which
+        //     never returns.
+        store.base.removeObject(forKey: key)
+        if let object { store.base.set(object, forKey: key) }
+      }
+      state.changed[key] = object == nil
+      let value = StoredDefaultsValue(object)
+      return see(&state, where: { $1.key == key }, except: writer) { _ in value }
+    }
+  }
+
+  /// Makes a change directly through the store (`change`, of `key`); returns the
+  /// subscriptions to tell.
+  func change(
+    forKey key: String,
+    isRemoval: Bool,
+    by change: () -> Void
+  ) -> [@Sendable () -> Void] {
+    state.withLock { state in
+      ObservedUserDefaults.$isWritingForKey.withValue(true, operation: change)
+      state.changed[key] = isRemoval
+      // NB: Until a removal is synchronized, Foundation on Linux reads the key from the file.
+      let value = isRemoval ? .missing : StoredDefaultsValue(store.base.object(forKey: key))
+      return see(&state, where: { $1.key == key }) { _ in value }
+    }
+  }
+
+  /// Marks the object stored for a key as unreadable: when the key is next written, what it
+  /// stores then is first copied to `<key>.corrupt-<UTC timestamp>`.
+  func keepBeforeNextWrite(forKey key: String) {
+    state.withLock { _ = $0.unreadableKeys.insert(key) }
+  }
+
+  // MARK: Synchronizing
+
+  /// The keys changed in the store since it was last synchronized.
+  var changed: [String: Bool] {
+    state.withLock(\.changed)
+  }
+
+  /// The store was synchronized with its file, in `duration`, and the file holds `contents`
+  /// (`nil`: none), with the changes `written` (unless made again since). Returns the
+  /// subscriptions whose value changed, or which saw the file unreadable.
+  ///
+  /// Only the keys whose bytes in the file changed are read, unless the file's format does
+  /// not tell.
+  func synchronized(
+    to contents: Data?,
+    in duration: Duration = .zero,
+    writing written: [String: Bool] = [:]
+  ) -> [@Sendable () -> Void] {
+    let fingerprints = contents.map(PropertyListKeys.fingerprints(of:)) ?? [:]
+    return state.withLock { state in
+      let old = state.fileError == nil ? state.fingerprints : nil
+      (state.synchronized, state.fingerprints) = (.some(contents), fingerprints)
+      (state.fileError, state.lastDuration) = (nil, duration)
+      for (key, isRemoval) in written where state.changed[key] == isRemoval {
+        state.changed[key] = nil
+      }
+      return compare(&state) { _, subscription in
+        guard let old, let fingerprints else { return true }
+        let key = subscription.key
+        return written[key] == nil && old[key] != fingerprints[key]
+      }
+    }
+  }
+
+  /// The least time between two synchronizations: four times as long as the last one took,
+  /// so that a large store is not rewritten most of the time (Foundation blocks every access
+  /// to user defaults meanwhile), and at least `interval`.
+  func interval(atLeast interval: Duration) -> Duration {
+    max(interval, state.withLock(\.lastDuration) * 4)
+  }
+
+  // MARK: Others' changes
+
+  /// Whether the store was last synchronized with a file holding `contents`.
+  func isSynchronized(to contents: Data?) -> Bool {
+    state.withLock { $0.synchronized == .some(contents) }
+  }
+
+  /// The store's file cannot be read, for `error`, until it is synchronized: returns the
+  /// subscriptions to tell.
+  func fileFailed(_ error: any Error) -> [@Sendable () -> Void] {
+    state.withLock { state in
+      (state.fileError, state.synchronized) = (error, nil)
+      return compare(&state)
+    }
+  }
+
+  /// Compares the small value of each subscription with what it last saw, unless the
+  /// package has changes of the store to write (whose write compares what changed): returns
+  /// those to tell, changed through another store object of the process.
+  func compareSmallValuesChangedElsewhere() -> [@Sendable () -> Void] {
+    state.withLock { state in
+      guard state.changed.isEmpty else { return [] }
+      return compare(&state) { $1.lastSeen?.isSmall != false }
+    }
+  }
+
+  /// Compares what each subscription `isIncluded` accepts sees now with what it last saw:
+  /// the stored value, or `nil` while the store's file cannot be read.
+  private func compare(
+    _ state: inout State,
+    where isIncluded: (Int, Subscription) -> Bool = { _, _ in true }
+  ) -> [@Sendable () -> Void] {
+    let fileError = state.fileError
+    return see(&state, where: isIncluded) { seen($0, fileError: fileError) }
+  }
+
+  private func seen(_ key: String, fileError: (any Error)?) -> StoredDefaultsValue? {
+    fileError == nil ? StoredDefaultsValue(store.base.object(forKey: key)) : nil
+  }
+
+  /// Records what each subscription `isIncluded` accepts sees now, `seen(key)`; returns
+  /// those to tell: those that saw something else, and are not of `writer`.
+  private func see(
+    _ state: inout State,
+    where isIncluded: (Int, Subscription) -> Bool,
+    except writer: ObjectIdentifier? = nil,
+    _ seen: (String) -> StoredDefaultsValue?
+  ) -> [@Sendable () -> Void] {
+    var changed: [@Sendable () -> Void] = []
+    for (id, subscription) in state.subscriptions.sorted(by: { $0.key < $1.key })
+    where isIncluded(id, subscription) {
+      let value = seen(subscription.key)
+      if subscription.writer != writer && value != subscription.lastSeen {
+        changed.append(subscription.onChange)
+      }
+      state.subscriptions[id]?.lastSeen = value
+    }
+    return changed
+  }
+
+  /// Copies what the store holds for `key` to a key of its own, `<key>.corrupt-<UTC
+  /// timestamp>`.
+  ///
+  /// What is stored now is kept, not what was seen at load: a synchronization in between
+  /// reloads the store, and a date read back from its property list has lost its fractional
+  /// seconds, so it no longer equals what was seen. Keeping a value that another program
+  /// already replaced costs a key; skipping one loses it.
+  private func keepStoredValue(forKey key: String) {
+    guard let object = store.base.object(forKey: key) else { return }
+    let date = Date()
+    var attempt = 1
+    while store.base.object(
+      forKey: CorruptFile.preservationName(for: key, at: date, attempt: attempt)
+    ) != nil {
+      attempt += 1
+    }
+    ObservedUserDefaults.$isWritingForKey.withValue(true) {
+      store.base.set(
+        object,
+        forKey: CorruptFile.preservationName(for: key, at: date, attempt: attempt)
+      )
+    }
+  }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import SharingDependencies
+
+/// Writes user defaults stores to their files, with the lock of every store file in use held
+/// against every process.
+///
+/// Foundation on Linux (CFPreferences, in swift-corelibs-foundation) keeps each store in
+/// memory, and touches its file only when `synchronize()` is called, never on its own (no
+/// timer, nothing at exit). `synchronize()` acts on every store of the process, not only
+/// the one it is called on: a store with changes has its file read again, the keys changed
+/// in this process set over what it holds, and the result written whole, in place; a store
+/// without changes drops its copy, to read the file again when next used. A key set to the
+/// value the copy holds is not a change, so a process holding an old copy may not write it.
+///
+/// So the package writes a store, and learns what other processes wrote, only here: with
+/// the lock of every store file in use held (`flock` on `.<name>.plist.lock`, as
+/// coordinated files are locked), each process in turn merges its own changes into the
+/// newest file, and Foundation never writes a copy older than the file over another
+/// process's keys.
+final class DefaultsSynchronizer: Sendable {
+  static let shared = DefaultsSynchronizer()
+
+  private struct File {
+    /// The number of records of the file.
+    var records = 0
+    /// The unreadable bytes last kept aside, and where.
+    var kept: (bytes: Data, path: String)?
+  }
+
+  private let files = Locked<[String: File]>([:])
+
+  /// Locks `file` around every synchronization, until ``close(_:)``.
+  func open(_ file: DefaultsFile) {
+    files.withLock { $0[file.path, default: File()].records += 1 }
+  }
+
+  func close(_ file: DefaultsFile) {
+    files.withLock { files in
+      files[file.path]?.records -= 1
+      if files[file.path]?.records == 0 { files[file.path] = nil }
+    }
+  }
+
+  /// Synchronizes `store` with its file, `file`, holding the lock of every store file in use;
+  /// returns what the file holds afterwards, and how long Foundation took (while it blocks
+  /// every access to user defaults).
+  ///
+  /// A file that is not a property list is kept aside first, unless it was already.
+  ///
+  /// - Throws: An ``AppStorageError`` if the file could not be locked or written, or if
+  ///   unreadable bytes of a store could not be kept aside (nothing is written then).
+  func synchronize(
+    _ store: UserDefaults,
+    _ file: DefaultsFile
+  ) throws -> (contents: Data?, duration: Duration) {
+    let paths = files.withLock { Set($0.keys).union([file.path]).sorted() }
+    var locks: [FileLock] = []
+    defer { for lock in locks { lock.unlock() } }
+    // Taken in the same order by every process, so that none waits for another that
+    // waits for it.
+    for path in paths {
+      do {
+        locks.append(try DiskFileSystem().lock(URL(fileURLWithPath: path), exclusive: true))
+      } catch {
+        // A lock file that cannot be made is in a folder Foundation cannot write either.
+        guard path == file.path else { continue }
+        throw AppStorageError.notSaved(
+          path: path,
+          reason: file.reasonItCannotBeWritten() ?? "\(error)"
+        )
+      }
+    }
+    var before: Data?
+    for path in paths {
+      let other = DefaultsFile(path: path)
+      let bytes = try? other.contents()
+      if path == file.path { before = bytes }
+      try keepAsideIfUnparseable(other, bytes)
+    }
+    let start = ContinuousClock.now
+    let synchronized = store.synchronize()
+    let duration = ContinuousClock.now - start
+    let after = try file.contents()
+    // Foundation's result covers every store of the process: whether this one was
+    // written is told by its own file.
+    if !synchronized, after == before, let reason = file.reasonItCannotBeWritten() {
+      throw AppStorageError.notSaved(path: file.path, reason: reason)
+    }
+    return (after, duration)
+  }
+
+  /// Copies what `file` holds aside if it is not a property list Foundation can read, once
+  /// for each version; returns why the file cannot be read, if it cannot.
+  ///
+  /// - Parameter bytes: What the file was read to hold: only a file read unreadable is read
+  ///   again, with its lock held, and judged.
+  /// - Throws: ``AppStorageError/notKept(path:reason:)`` if the bytes could not be copied.
+  @discardableResult
+  func keepAsideIfUnparseable(_ file: DefaultsFile, _ bytes: Data?) throws -> AppStorageError? {
+    guard let bytes, DefaultsFile.isUnparseable(bytes) else { return nil }
+    // Held while the bytes are kept, so that two threads never keep one version twice.
+    let lock = try? DiskFileSystem().lock(file.url, exclusive: true)
+    defer { lock?.unlock() }
+    guard let bytes = try? file.contents(), DefaultsFile.isUnparseable(bytes) else { return nil }
+    if let kept = files.withLock({ $0[file.path]?.kept }), kept.bytes == bytes {
+      return .unreadableFile(path: file.path, keptAt: kept.path)
+    }
+    let keptAt = try file.keepAside(bytes)
+    files.withLock { $0[file.path]?.kept = (bytes, keptAt) }
+    return .unreadableFile(path: file.path, keptAt: keptAt)
+  }
+}

@@ -1,0 +1,43 @@
+import SharingDependencies
+import Testing
+
+@testable import SharingPersistence
+
+/// The records that a flush writes. A record's executor registers and unregisters it after
+/// unlocking, so two threads' registrations can arrive in either order: what the record has
+/// pending when each arrives decides.
+@Suite struct PendingWritesTests {
+  let pendingWrites = PendingWrites()
+
+  @Test func aLateUnregistrationDoesNotDropARecordWithAWritePending() {
+    let record = FakeRecord(isIdle: false)
+    pendingWrites.insert(record)
+    // From a write that ended before the record's next change was saved.
+    pendingWrites.remove(record)
+    pendingWrites.flushAndWait()
+    #expect(record.flushes.withLock { $0 } == 1)
+  }
+
+  @Test func aLateRegistrationDoesNotKeepARecordWithNothingPending() {
+    let record = FakeRecord(isIdle: true)
+    pendingWrites.remove(record)
+    // From a change whose write ended before this arrived.
+    pendingWrites.insert(record)
+    pendingWrites.flushAndWait()
+    #expect(record.flushes.withLock { $0 } == 0)
+  }
+
+  final class FakeRecord: FlushableRecord {
+    let isIdle: Bool
+    let flushes = Locked(0)
+
+    init(isIdle: Bool) {
+      self.isIdle = isIdle
+    }
+
+    func flush(_ done: @escaping @Sendable () -> Void) {
+      flushes.withLock { $0 += 1 }
+      done()
+    }
+  }
+}
