@@ -51,6 +51,11 @@ struct TableSQL: Sendable {
 
   var listen: String { "LISTEN \"\(channel)\"" }
 
+  /// The SQL of the bucket of a key given as SQL text (see ``KeyBuckets``).
+  static func bucket(of key: String) -> String {
+    "(('x' || left(md5(convert_to(\(key), 'UTF8')), 8))::bit(32)::int & \(KeyBuckets.count - 1))"
+  }
+
   /// Whether the table is ready: its triggers are there and its function is of the current
   /// schema. `$1`: the table; `$2`: the function.
   var isSetUp: Statement {
