@@ -1,5 +1,6 @@
 import Foundation
 import PostgresTestSupport
+import SharingCore
 import Testing
 
 @testable import SharingPostgres
@@ -41,4 +42,20 @@ import Testing
     #expect(Set(buckets.compactMap { $0 }).count > 100)
   }
 
+  /// The listening connection is up before the second key is held: it must start listening
+  /// to that key's bucket, or the other process's write would notify no one.
+  @Test func keyHeldAfterTheListenerConnectedHearsAnotherProcessesWrite() async throws {
+    let table = try await TestTable()
+    let second = (0...).lazy.map { "second-\($0)" }
+      .first { KeyBuckets.bucket(of: $0) != KeyBuckets.bucket(of: "first") }!
+    try await table.withDatabase {
+      @SharedReader(.postgres("first")) var first = 0
+      await eventually("the first key loaded") { !$first.isLoading }
+      @SharedReader(.postgres(second)) var value = 0
+      await eventually("the second key loaded") { !$value.isLoading }
+      let run = await Probe.finish(try Probe.start("set", table, [second, "42"]))
+      #expect(run.status == 0, "\(run.errors)")
+      await eventually("the other process's value", { "holding \(value)" }) { value == 42 }
+    }
+  }
 }
