@@ -58,6 +58,16 @@ protocol PostgresBackend: Sendable {
     to buckets: @escaping @Sendable () -> Set<Int>,
     _ onEvent: @escaping @Sendable (ListenEvent) -> Void
   ) -> any ListenSession
+
+  /// Sends the notifications of this process's writes held back to be sent together now,
+  /// and returns once they are sent or failed.
+  func sendHeldNotifications()
+}
+
+extension PostgresBackend {
+  /// Sends the notifications of this process's writes held back to be sent together (see
+  /// ``HintBatch``) now, and returns once they are sent or failed. None by default.
+  func sendHeldNotifications() {}
 }
 
 /// A listening connection, as ``PostgresBackend/listen(to:_:)`` returns it.

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import SharingDependencies
+import SharingPersistence
 
 /// A PostgreSQL server reached through libpq: a bounded pool of connections for statements,
 /// and one more, owned by a ``Listener``, for notifications.
@@ -27,6 +28,8 @@ final class ServerBackend: PostgresBackend {
       limit: configuration.maximumConnections,
       timeout: configuration.timeout
     )
+    // Writes pending at exit are made first, and may hold notifications back.
+    ExitFlush.register(.announce) { [weak self] in self?.sendHeldNotifications() }
   }
 
   func fetch(_ key: String) throws -> StoredRow? {
@@ -113,14 +116,18 @@ final class ServerBackend: PostgresBackend {
   private func notifyLater(_ key: String) {
     guard let delay = hints.withLock({ $0.add(key, now: .now) }) else { return }
     let nanoseconds = Int(delay / .nanoseconds(1))
-    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
-      let keys = hints.withLock { $0.take(now: .now) }
-      guard !keys.isEmpty else { return }
-      let notify = sql.notify(keys, atOnce: true, listener: listenerID.withLock { $0 })
-      // NB: If the server cannot be reached, the listening connections are lost too, and
-      //     reload every key once back: the notifications are not needed then.
-      _ = try? withConnection { try $0.runRollingBack([notify]) }
+    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+      [weak self] in self?.sendHeldNotifications()
     }
+  }
+
+  func sendHeldNotifications() {
+    let keys = hints.withLock { $0.take(now: .now) }
+    guard !keys.isEmpty else { return }
+    let notify = sql.notify(keys, atOnce: true, listener: listenerID.withLock { $0 })
+    // NB: If the server cannot be reached, the listening connections are lost too, and
+    //     reload every key once back: the notifications are not needed then.
+    _ = try? withConnection { try $0.runRollingBack([notify]) }
   }
 
   func listen(
