@@ -87,7 +87,9 @@ public struct DependencyValues: Sendable {
       return cached
     }
     // Resolved outside the cache's lock: a default value may read other dependencies.
-    let resolved = TypedOverride(DependencyCache.resolve(key, in: context))
+    let resolved = DependencyResolution.building {
+      TypedOverride(DependencyCache.resolve(key, in: context))
+    }
     return cache.cache(resolved, for: ObjectIdentifier(key), context: context, scope: scope)
   }
 

@@ -89,11 +89,22 @@ import Testing
         let watcher = pollingWatcher(every: .milliseconds(200))
         let url = directory.file("count.json")
         try bytes("1").write(to: url)
-        // NB: Modified just ahead of the poll's first stamp, as within one tick of the clock.
-        let modified = FileStamp.now() + .milliseconds(45)
-        try setModificationTime(of: url, to: modified)
-        let changes = Locked(0)
-        let watch = watcher.watch(path: url.path) { changes.withLock { $0 += 1 } }
+        // NB: Modified just ahead of the poll's first stamp, as within one tick of the clock
+        //     (50 ms). A thread held up longer than that on a loaded machine starts the watch
+        //     after the tick: it is stopped, and started again with a new time.
+        var started: (watch: FileWatch, modified: Duration, changes: Locked<Int>)?
+        while started == nil {
+          let modified = FileStamp.now() + .milliseconds(45)
+          try setModificationTime(of: url, to: modified)
+          let changes = Locked(0)
+          let watch = watcher.watch(path: url.path) { changes.withLock { $0 += 1 } }
+          if FileStamp.now() < modified + .milliseconds(50) {
+            started = (watch, modified, changes)
+          } else {
+            watch.stop()
+          }
+        }
+        let (watch, modified, changes) = try #require(started)
         defer { watch.stop() }
         let before = FileStamp(path: url.path)
         // NB: Rewritten in place with as many bytes and the same time: the same stamp.

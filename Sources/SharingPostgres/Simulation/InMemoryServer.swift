@@ -67,9 +67,12 @@ final class InMemoryServer: PostgresBackend {
       try Self.checkJSON(json)
       let (version, listeners) = try state.withLock { state in
         try state.checkUp()
-        return (state.store(json, for: key), state.listeners(of: key))
+        let version = state.store(json, for: key)
+        // NB: Under the lock: a fetch never finds the new row before the program knows its
+        //     version as its own, which a server ensures by committing after 'willCommit'.
+        willCommit(version)
+        return (version, state.listeners(of: key))
       }
-      willCommit(version)
       for listener in listeners { listener(.changed(key: key, version: version)) }
       return version
     }
