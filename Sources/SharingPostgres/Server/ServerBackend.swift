@@ -16,6 +16,9 @@ final class ServerBackend: PostgresBackend {
   private let pool: ConnectionPool
   private let isSetUp = Locked(false)
   private let hints = Locked(HintBatch())
+  /// Where held notifications are sent, one sending at a time: a flush waits for a sending
+  /// under way.
+  private let sending = DispatchQueue(label: "SharingPostgres.heldNotifications")
   /// The process ID of the server process of this backend's listening connection: a write
   /// does not notify it, as this process knows what it writes.
   private let listenerID = Locked<Int32?>(nil)
@@ -116,12 +119,16 @@ final class ServerBackend: PostgresBackend {
   private func notifyLater(_ key: String) {
     guard let delay = hints.withLock({ $0.add(key, now: .now) }) else { return }
     let nanoseconds = Int(delay / .nanoseconds(1))
-    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
-      [weak self] in self?.sendHeldNotifications()
+    sending.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+      self?.sendHeld()
     }
   }
 
   func sendHeldNotifications() {
+    sending.sync { sendHeld() }
+  }
+
+  private func sendHeld() {
     let keys = hints.withLock { $0.take(now: .now) }
     guard !keys.isEmpty else { return }
     let notify = sql.notify(keys, atOnce: true, listener: listenerID.withLock { $0 })
