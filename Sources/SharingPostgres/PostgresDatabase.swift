@@ -111,7 +111,7 @@ public struct PostgresDatabase: Sendable {
   }
 
   /// Writes every pending change of this database's keys, and returns once it is stored or
-  /// failed.
+  /// failed, and other processes are told of it.
   ///
   /// ```swift
   /// $flags.withLock { $0.darkMode = true }
@@ -123,6 +123,7 @@ public struct PostgresDatabase: Sendable {
     await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
       DispatchQueue.global().async { [store] in
         store.pendingWrites.flushAndWait()
+        store.backend.sendHeldNotifications()
         finished.resume()
       }
     }

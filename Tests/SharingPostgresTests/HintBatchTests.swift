@@ -12,18 +12,32 @@ import Testing
     var batch = HintBatch()
     let start = ContinuousClock.now
     let atOnce = batch.claimAtOnce(now: start)
+    let whileClaimed = batch.claimAtOnce(now: start + .milliseconds(1))
+    batch.claimEnded(notified: true, now: start)
     let withinTheInterval = batch.claimAtOnce(now: start + .milliseconds(1))
-    let delay = batch.add("a", version: 7, now: start + .milliseconds(1))
+    let delay = batch.add("a", now: start + .milliseconds(1))
     let whileWaiting = batch.claimAtOnce(now: start + .milliseconds(30))
-    let again = batch.add("a", version: 9, now: start + .milliseconds(2))
-    let other = batch.add("b", version: 8, now: start + .milliseconds(3))
+    let again = batch.add("a", now: start + .milliseconds(2))
+    let other = batch.add("b", now: start + .milliseconds(3))
     let taken = batch.take(now: start + .milliseconds(10))
     let rightAfter = batch.claimAtOnce(now: start + .milliseconds(11))
     let intervalLater = batch.claimAtOnce(now: start + .milliseconds(20))
-    #expect(atOnce && !withinTheInterval && !whileWaiting && !rightAfter && intervalLater)
+    #expect(atOnce && !whileClaimed && !withinTheInterval && !whileWaiting && !rightAfter)
+    #expect(intervalLater)
     #expect(delay == .milliseconds(9))
     #expect(again == nil && other == nil)
-    #expect(taken == ["a": 9, "b": 8])
+    #expect(taken == ["a", "b"])
+  }
+
+  /// Writes of keys no other process watches notify no one: the next write may still notify
+  /// at once.
+  @Test func writeThatNotifiedNoOneLeavesTheNextOneFreeToNotifyAtOnce() {
+    var batch = HintBatch()
+    let start = ContinuousClock.now
+    let first = batch.claimAtOnce(now: start)
+    batch.claimEnded(notified: false, now: start + .milliseconds(1))
+    let second = batch.claimAtOnce(now: start + .milliseconds(2))
+    #expect(first && second)
   }
 
   @Test func burstOfWritesIsPlayedBackByAnotherProcess() async throws {

@@ -58,6 +58,22 @@ import Testing
     #expect(try table.storedJSON("count") == "2")
   }
 
+  /// The second write follows the first by a moment: its notification is held back to be
+  /// sent with others (see `HintBatch`), and must be sent before the writing process exits.
+  @Test func lastWriteOfAProcessThatExitsIsPlayedBack() async throws {
+    let table = try await TestTable()
+    try await table.withDatabase {
+      @SharedReader(.postgres("first")) var first = 0
+      @SharedReader(.postgres("second")) var second = 0
+      await eventually("the keys loaded") { !$first.isLoading && !$second.isLoading }
+      let run = await Probe.finish(try Probe.start("set-two", table, ["first", "second", "7"]))
+      #expect(run.status == 0, "\(run.errors)")
+      await eventually("the values", { "holding \(first), \(second)" }) {
+        first == 7 && second == 7
+      }
+    }
+  }
+
   @Test func changeIsPlayedBackInAnotherProcess() async throws {
     let table = try await TestTable()
     let waiter = try Probe.start("await", table, ["count", "7"])

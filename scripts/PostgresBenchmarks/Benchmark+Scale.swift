@@ -6,8 +6,9 @@ import PostgresTestSupport
 extension Benchmark {
   static let scaleMethod = """
     Commits: each of 16 processes holds a key of its own in a `@SharedReader` (so each also
-    listens, as a program would, and hears every other's writes; "none listening": no
-    `@SharedReader`, so no listening connection), and for the given seconds saves the next
+    listens to its key's bucket, as a program would, and hears the writes of the others whose
+    keys share a bucket with its own; "none listening": no `@SharedReader`, so no listening
+    connection), and for the given seconds saves the next
     integer with the key (`save(_:context:continuation:)`, as `save()` does), waiting for each
     commit; the rate is the total over the seconds, all processes started together once
     connected. pgbench: 16 clients (2 threads), each running `UPDATE bench_plain SET value =

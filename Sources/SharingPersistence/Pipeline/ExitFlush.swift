@@ -11,17 +11,20 @@ import SharingDependencies
 #endif
 
 /// Work that must finish before the process exits normally: pending file writes and
-/// unsynchronised user defaults, then removal of temporary stores.
+/// unsynchronised user defaults, then what tells other processes of those writes, then
+/// removal of temporary stores.
 ///
 /// The first registration installs an `atexit` handler that runs every flush synchronously
 /// on the exiting thread: all ``Phase/write`` work in order of registration, then all
-/// ``Phase/cleanUp`` work. Nothing here relies on a run loop or on `DispatchQueue.main`, so
+/// ``Phase/announce`` work, then all ``Phase/cleanUp`` work. Nothing here relies on a run loop or on `DispatchQueue.main`, so
 /// command-line programs are covered too.
-enum ExitFlush {
+package enum ExitFlush {
   /// When registered work runs, relative to other work.
-  enum Phase {
+  package enum Phase: Sendable {
     /// Writing what is pending.
     case write
+    /// Telling other processes of what was written.
+    case announce
     /// Removing temporary files, after everything was written.
     case cleanUp
   }
@@ -33,7 +36,7 @@ enum ExitFlush {
   }()
 
   /// Adds work to run at normal process exit.
-  static func register(_ phase: Phase = .write, _ flush: @escaping @Sendable () -> Void) {
+  package static func register(_ phase: Phase = .write, _ flush: @escaping @Sendable () -> Void) {
     _ = installHandler
     flushes.withLock { $0.append((phase, flush)) }
   }
@@ -41,7 +44,7 @@ enum ExitFlush {
   /// Runs every registered flush now.
   static func run() {
     let flushes = flushes.withLock { $0 }
-    for phase in [Phase.write, .cleanUp] {
+    for phase in [Phase.write, .announce, .cleanUp] {
       for flush in flushes where flush.phase == phase { flush.run() }
     }
   }

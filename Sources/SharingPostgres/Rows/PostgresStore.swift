@@ -29,7 +29,7 @@ final class PostgresStore: Sendable {
         switch event {
         case .listening(let afterLoss): row.becameReachable(afterLoss: afterLoss)
         case .lost(let error): row.becameUnreachable(because: error)
-        case .changed: break
+        case .changed, .listened: break
         }
       }
     }

@@ -16,8 +16,16 @@ struct FailingBackend: PostgresBackend {
     willCommit: (Int64) -> Void
   ) throws -> Int64 { throw error }
 
-  func listen(_ onEvent: @escaping @Sendable (ListenEvent) -> Void) -> @Sendable () -> Void {
+  func listen(
+    to buckets: @escaping @Sendable () -> Set<Int>,
+    _ onEvent: @escaping @Sendable (ListenEvent) -> Void
+  ) -> any ListenSession {
     onEvent(.lost(error))
-    return {}
+    return NoSession()
+  }
+
+  private struct NoSession: ListenSession {
+    func bucketsChanged() {}
+    func stop() {}
   }
 }

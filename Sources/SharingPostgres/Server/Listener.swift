@@ -9,38 +9,60 @@ import SharingPersistence
   import Darwin
 #endif
 
-/// A thread holding one connection that `LISTEN`s to a channel (the `listen` statement),
+/// A thread holding one connection that listens to the channels of some buckets of keys,
 /// reconnecting with backoff when the connection is lost, until stopped.
+///
+/// The buckets are asked for when it connects, and again after ``bucketsChanged()``; each
+/// time they differ from those listened to, `register` makes the connection listen to them,
+/// and ``Event/listened(_:)`` says so.
 ///
 /// The connection is checked while it is quiet: once nothing was heard on it for a quarter of
 /// the timeout, an empty query is sent, and the connection is given up on if nothing is heard
 /// within the timeout — a server that stopped answering, or a network that stopped carrying
 /// packets, is noticed within the timeout.
-final class Listener: Sendable {
+final class Listener: ListenSession {
   /// What the listener reports.
   enum Event: Sendable {
     case notification(payload: String)
+    case listened(Set<Int>)
     case listening(afterLoss: Bool)
     case lost(PostgresError)
   }
 
-  private let isStopped = Locked(false)
-  /// Written to by ``stop()`` to wake the thread from `poll`.
+  private let state = Locked(State())
+  /// Written to by ``stop()`` and ``bucketsChanged()`` to wake the thread from `poll`.
   private let wakeRead: Int32
   private let wakeWrite: Int32
+
+  private struct State {
+    var isStopped = false
+    var bucketsChanged = false
+    /// Set by the thread as it closes the pipe, whose descriptors may then be reused.
+    var isClosed = false
+  }
+
+  /// What the thread is told to do with the connection.
+  struct Work: Sendable {
+    /// The buckets to listen to.
+    var buckets: @Sendable () -> Set<Int>
+    /// Readies a new connection.
+    var prepare: @Sendable (Connection) throws -> Void
+    /// Makes the connection listen to exactly these buckets.
+    var register: @Sendable (Connection, Set<Int>) throws -> Void
+  }
 
   init(
     connectionString: String,
     timeout: Duration,
-    listen: String,
-    prepare: @escaping @Sendable (Connection) throws -> Void,
+    work: Work,
     onEvent: @escaping @Sendable (Event) -> Void
   ) {
     var fds: [Int32] = [-1, -1]
     _ = pipe(&fds)
     (wakeRead, wakeWrite) = (fds[0], fds[1])
+    for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
     let thread = Thread { [self] in
-      run(connectionString, timeout, listen: listen, prepare: prepare, onEvent)
+      run(connectionString, timeout, work, onEvent)
     }
     thread.name = "SharingPostgres.Listener"
     thread.start()
@@ -48,48 +70,70 @@ final class Listener: Sendable {
 
   /// Ends the thread, which closes its connection.
   func stop() {
-    let wasStopped = isStopped.withLock { isStopped in
-      defer { isStopped = true }
-      return isStopped
-    }
-    // NB: Once stopped, the thread closes the pipe: its descriptor may be reused.
-    guard !wasStopped else { return }
-    var byte: UInt8 = 1
-    _ = write(wakeWrite, &byte, 1)
+    wake { $0.isStopped = true }
   }
 
-  private var shouldRun: Bool { !isStopped.withLock { $0 } }
+  func bucketsChanged() {
+    wake { $0.bucketsChanged = true }
+  }
+
+  /// Changes the state and wakes the thread, unless it closed the pipe. The pipe does not
+  /// block: writing to it under the lock takes no time.
+  private func wake(_ change: (inout State) -> Void) {
+    state.withLock { state in
+      change(&state)
+      guard !state.isClosed else { return }
+      var byte: UInt8 = 1
+      _ = write(wakeWrite, &byte, 1)
+    }
+  }
+
+  private var shouldRun: Bool { !state.withLock(\.isStopped) }
+
+  /// Whether the buckets changed since last asked; they are asked for right after.
+  private func takeBucketsChanged() -> Bool {
+    state.withLock { state in
+      defer { state.bucketsChanged = false }
+      return state.bucketsChanged
+    }
+  }
 
   private func run(
     _ connectionString: String,
     _ timeout: Duration,
-    listen: String,
-    prepare: (Connection) throws -> Void,
+    _ work: Work,
     _ onEvent: (Event) -> Void
   ) {
     defer {
-      close(wakeRead)
-      close(wakeWrite)
+      state.withLock { state in
+        state.isClosed = true
+        close(wakeRead)
+        close(wakeWrite)
+      }
     }
     var backoff = Backoff()
     var isLost = false
     while shouldRun {
       let connection: Connection
+      let listened: Set<Int>
       do {
         connection = try Connection(connectionString, timeout: timeout)
-        try prepare(connection)
-        try connection.execute(listen)
+        try work.prepare(connection)
+        _ = takeBucketsChanged()
+        listened = work.buckets()
+        try work.register(connection, listened)
       } catch {
         if !isLost { onEvent(.lost(error as? PostgresError ?? PostgresError("\(error)"))) }
         isLost = true
         _ = waitForWake(orSocket: nil, timeout: backoff.next())
         continue
       }
+      onEvent(.listened(listened))
       onEvent(.listening(afterLoss: isLost))
       isLost = false
       backoff.reset()
       do {
-        try follow(connection, onEvent)
+        try follow(connection, listening: listened, work, onEvent)
       } catch {
         onEvent(.lost(error as? PostgresError ?? PostgresError("\(error)")))
         isLost = true
@@ -97,12 +141,29 @@ final class Listener: Sendable {
     }
   }
 
-  /// Reports notifications until stopped, checking that the server still answers.
-  private func follow(_ connection: Connection, _ onEvent: (Event) -> Void) throws {
+  /// Reports notifications until stopped, listening to the buckets asked for, and checking
+  /// that the server still answers.
+  private func follow(
+    _ connection: Connection,
+    listening initial: Set<Int>,
+    _ work: Work,
+    _ onEvent: (Event) -> Void
+  ) throws {
     let quiet = connection.timeout / 4
+    var listened = initial
     var lastHeard = ContinuousClock.now
     var isChecking = false
     while shouldRun {
+      if !isChecking, takeBucketsChanged() {
+        let wanted = work.buckets()
+        if wanted != listened {
+          try work.register(connection, wanted)
+          listened = wanted
+          lastHeard = .now
+          report(connection, onEvent)
+          onEvent(.listened(wanted))
+        }
+      }
       let silence = ContinuousClock.now - lastHeard
       if silence >= connection.timeout {
         throw PostgresError.timedOut(after: connection.timeout, "checking the listening connection")
@@ -122,19 +183,28 @@ final class Listener: Sendable {
         PQclear(result)
         isChecking = false
       }
-      while let notification = PQnotifies(connection.handle) {
-        onEvent(.notification(payload: String(cString: notification.pointee.extra)))
-        PQfreemem(notification)
-      }
+      report(connection, onEvent)
     }
   }
 
-  /// Waits until the socket is readable (`true`), or until ``stop()`` or the timeout (`false`).
+  /// Reports the notifications libpq has read.
+  private func report(_ connection: Connection, _ onEvent: (Event) -> Void) {
+    while let notification = PQnotifies(connection.handle) {
+      onEvent(.notification(payload: String(cString: notification.pointee.extra)))
+      PQfreemem(notification)
+    }
+  }
+
+  /// Waits until the socket is readable (`true`), or until woken or the timeout (`false`).
   private func waitForWake(orSocket socket: Int32?, timeout: Duration) -> Bool {
     var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
     if let socket { fds.append(pollfd(fd: socket, events: Int16(POLLIN), revents: 0)) }
     let milliseconds = Int32((timeout / .milliseconds(1)).rounded(.up))
     _ = poll(&fds, nfds_t(fds.count), milliseconds)
+    if fds[0].revents != 0 {
+      var bytes = [UInt8](repeating: 0, count: 64)
+      while read(wakeRead, &bytes, bytes.count) > 0 {}
+    }
     return fds.count > 1 && fds[1].revents != 0
   }
 }

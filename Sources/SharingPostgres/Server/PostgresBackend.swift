@@ -14,6 +14,10 @@ enum ListenEvent: Sendable, Equatable {
   /// The listening connection is up, for the first time or again after ``lost(_:)``;
   /// notifications sent meanwhile were missed.
   case listening(afterLoss: Bool)
+  /// The changes of keys in these buckets (``KeyBuckets``), and only those, are heard from
+  /// now on: reported once the connection listens to them, before ``listening(afterLoss:)``
+  /// when it connects, and again whenever the buckets change.
+  case listened(buckets: Set<Int>)
   /// The listening connection was lost, or could not be made.
   case lost(PostgresError)
 }
@@ -48,9 +52,31 @@ protocol PostgresBackend: Sendable {
     willCommit: (Int64) -> Void
   ) throws -> Int64
 
-  /// Reports the table's notifications and the state of the listening connection until the
-  /// returned closure is called.
-  func listen(_ onEvent: @escaping @Sendable (ListenEvent) -> Void) -> @Sendable () -> Void
+  /// Reports the notifications of the keys in the buckets that `buckets` returns, and the
+  /// state of the listening connection, until the returned session is stopped.
+  func listen(
+    to buckets: @escaping @Sendable () -> Set<Int>,
+    _ onEvent: @escaping @Sendable (ListenEvent) -> Void
+  ) -> any ListenSession
+
+  /// Sends the notifications of this process's writes held back to be sent together now,
+  /// and returns once they are sent or failed.
+  func sendHeldNotifications()
+}
+
+extension PostgresBackend {
+  /// Sends the notifications of this process's writes held back to be sent together (see
+  /// ``HintBatch``) now, and returns once they are sent or failed. None by default.
+  func sendHeldNotifications() {}
+}
+
+/// A listening connection, as ``PostgresBackend/listen(to:_:)`` returns it.
+protocol ListenSession: Sendable {
+  /// The buckets to listen to changed: they are asked for again, and listened to.
+  func bucketsChanged()
+
+  /// Closes the connection.
+  func stop()
 }
 
 extension StoredRow {

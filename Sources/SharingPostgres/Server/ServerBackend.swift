@@ -1,19 +1,27 @@
 import Dispatch
 import Foundation
 import SharingDependencies
+import SharingPersistence
 
 /// A PostgreSQL server reached through libpq: a bounded pool of connections for statements,
 /// and one more, owned by a ``Listener``, for notifications.
 ///
-/// Every call is at most two round trips, each one libpq pipeline: a write is the upsert
-/// and its commit, then the notification in a transaction of its own; a transaction locks
-/// the row in one, and writes and commits in the other.
+/// Every call is at most two round trips, each one libpq pipeline: a write is the upsert and
+/// its commit, then, in a transaction of its own, the notification of the processes that
+/// listen to its key's bucket, if any other does; a transaction locks the row in one, and
+/// writes, commits and notifies in the other.
 final class ServerBackend: PostgresBackend {
   let configuration: PostgresDatabase.Configuration
   let sql: TableSQL
   private let pool: ConnectionPool
   private let isSetUp = Locked(false)
   private let hints = Locked(HintBatch())
+  /// Where held notifications are sent, one sending at a time: a flush waits for a sending
+  /// under way.
+  private let sending = DispatchQueue(label: "SharingPostgres.heldNotifications")
+  /// The process ID of the server process of this backend's listening connection: a write
+  /// does not notify it, as this process knows what it writes.
+  private let listenerID = Locked<Int32?>(nil)
 
   init(configuration: PostgresDatabase.Configuration, sql: TableSQL) {
     self.configuration = configuration
@@ -23,6 +31,8 @@ final class ServerBackend: PostgresBackend {
       limit: configuration.maximumConnections,
       timeout: configuration.timeout
     )
+    // Writes pending at exit are made first, and may hold notifications back.
+    ExitFlush.register(.announce) { [weak self] in self?.sendHeldNotifications() }
   }
 
   func fetch(_ key: String) throws -> StoredRow? {
@@ -34,22 +44,17 @@ final class ServerBackend: PostgresBackend {
 
   func write(_ key: String, json: Data, keepsAside: Bool) throws -> Int64 {
     try StoredRow.check(key: key, json: json)
-    let notifiesAtOnce = hints.withLock { $0.claimAtOnce(now: .now) }
-    let version = try withConnection { connection in
-      let results = try connection.runRollingBack(
-        [
-          Statement("BEGIN"), sql.writer(timeout: configuration.timeout),
-          Statement(
-            keepsAside ? sql.upsertKeepingAside : sql.upsert,
-            [key, String(decoding: json, as: UTF8.self)]
-          ),
-          Statement("COMMIT"),
-        ] + (notifiesAtOnce ? sql.notify(key) : [])
-      )
-      return try Self.version(results[2].first?.first)
+    return try notifying(key) { connection, notify in
+      let results = try connection.runRollingBack([
+        Statement("BEGIN"), sql.writer(timeout: configuration.timeout),
+        Statement(
+          keepsAside ? sql.upsertKeepingAside : sql.upsert,
+          [key, String(decoding: json, as: UTF8.self)]
+        ),
+        Statement("COMMIT"), notify,
+      ])
+      return (try Self.version(results[2].first?.first), Self.isHeard(results[4]))
     }
-    if !notifiesAtOnce { notifyLater(key, version: version) }
-    return version
   }
 
   func transaction(
@@ -59,8 +64,7 @@ final class ServerBackend: PostgresBackend {
     willCommit: (Int64) -> Void
   ) throws -> Int64 {
     try StoredRow.check(key: key, json: missing)
-    let notifiesAtOnce = hints.withLock { $0.claimAtOnce(now: .now) }
-    let version = try withConnection { connection in
+    return try notifying(key) { connection, notify in
       do {
         let locked = try connection.run([
           Statement("BEGIN"), sql.writer(timeout: configuration.timeout),
@@ -74,50 +78,88 @@ final class ServerBackend: PostgresBackend {
         let json = try body(Self.row(row), !locked[2].isEmpty)
         try StoredRow.check(key: key, json: json)
         willCommit(version)
-        try connection.run(
-          [
-            Statement(sql.update, [key, String(decoding: json, as: UTF8.self)]),
-            Statement("COMMIT"),
-          ] + (notifiesAtOnce ? sql.notify(key) : [])
-        )
-        return version
+        let results = try connection.run([
+          Statement(sql.update, [key, String(decoding: json, as: UTF8.self), "\(version)"]),
+          Statement("COMMIT"), notify,
+        ])
+        return (version, Self.isHeard(results[2]))
       } catch {
         if !connection.isBroken { _ = try? connection.execute("ROLLBACK") }
         throw error
       }
     }
-    if !notifiesAtOnce { notifyLater(key, version: version) }
-    return version
   }
 
-  /// Notifies the channel of a committed write with the others of the interval; see
-  /// ``HintBatch``.
-  private func notifyLater(_ key: String, version: Int64) {
-    guard let delay = hints.withLock({ $0.add(key, version: version, now: .now) }) else { return }
+  /// Runs a write on a pooled connection, handing it the statement that notifies the other
+  /// processes watching `key`'s bucket once it committed: at once, or, if this process
+  /// notified less than ``HintBatch/interval`` ago, with the others of the interval (see
+  /// ``HintBatch``). The write returns its version and whether other processes watch the key.
+  private func notifying(
+    _ key: String,
+    _ write: (Connection, _ notify: Statement) throws -> (version: Int64, isHeard: Bool)
+  ) throws -> Int64 {
+    let atOnce = hints.withLock { $0.claimAtOnce(now: .now) }
+    let notify = sql.notify([key], atOnce: atOnce, listener: listenerID.withLock { $0 })
+    let written: (version: Int64, isHeard: Bool)
+    do {
+      written = try withConnection { try write($0, notify) }
+    } catch {
+      if atOnce { hints.withLock { $0.claimEnded(notified: false, now: .now) } }
+      throw error
+    }
+    if atOnce {
+      hints.withLock { $0.claimEnded(notified: written.isHeard, now: .now) }
+    } else if written.isHeard {
+      notifyLater(key)
+    }
+    return written.version
+  }
+
+  /// Notifies the other processes watching a key, with the other keys of the interval.
+  private func notifyLater(_ key: String) {
+    guard let delay = hints.withLock({ $0.add(key, now: .now) }) else { return }
     let nanoseconds = Int(delay / .nanoseconds(1))
-    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
-      let versions = hints.withLock { $0.take(now: .now) }
-      guard !versions.isEmpty else { return }
-      // NB: If the server cannot be reached, the listening connections are lost too, and
-      //     reload every key once back: the notifications are not needed then.
-      _ = try? withConnection { try $0.runRollingBack(sql.notify(versions)) }
+    sending.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+      self?.sendHeld()
     }
   }
 
-  func listen(_ onEvent: @escaping @Sendable (ListenEvent) -> Void) -> @Sendable () -> Void {
-    let listener = Listener(
-      connectionString: configuration.listeningConnectionString
-        ?? configuration.connectionString,
-      timeout: configuration.timeout,
-      listen: sql.listen,
+  func sendHeldNotifications() {
+    sending.sync { sendHeld() }
+  }
+
+  private func sendHeld() {
+    let keys = hints.withLock { $0.take(now: .now) }
+    guard !keys.isEmpty else { return }
+    let notify = sql.notify(keys, atOnce: true, listener: listenerID.withLock { $0 })
+    // NB: If the server cannot be reached, the listening connections are lost too, and
+    //     reload every key once back: the notifications are not needed then.
+    _ = try? withConnection { try $0.runRollingBack([notify]) }
+  }
+
+  func listen(
+    to buckets: @escaping @Sendable () -> Set<Int>,
+    _ onEvent: @escaping @Sendable (ListenEvent) -> Void
+  ) -> any ListenSession {
+    let work = Listener.Work(
+      buckets: buckets,
       prepare: { [self] connection in
         pool.serverAnswered()
         try setUpIfNeeded(connection)
+      },
+      register: { [self] connection, buckets in
+        let id = try connection.run([sql.listen(to: buckets)])[0].first?.first ?? nil
+        listenerID.withLock { $0 = id.flatMap { Int32($0) } }
       }
-    ) { notification in
-      onEvent(Self.event(notification))
+    )
+    return Listener(
+      connectionString: configuration.listeningConnectionString
+        ?? configuration.connectionString,
+      timeout: configuration.timeout,
+      work: work
+    ) { event in
+      onEvent(Self.event(event))
     }
-    return { listener.stop() }
   }
 
   /// Runs `body` on a pooled connection, creating the table first if this process has not.
@@ -140,6 +182,12 @@ final class ServerBackend: PostgresBackend {
     return StoredRow(json: Data(json.utf8), version: try version(columns.last))
   }
 
+  /// Whether the notifying statement found other processes watching the keys.
+  private static func isHeard(_ rows: [[String?]]) -> Bool {
+    guard let count = rows.first?.first ?? nil else { return false }
+    return count != "0"
+  }
+
   private static func version(_ text: String??) throws -> Int64 {
     guard let text = text ?? nil, let version = Int64(text) else {
       throw PostgresError("The server returned no version.")
@@ -157,6 +205,8 @@ final class ServerBackend: PostgresBackend {
         key: parts.count > 1 ? String(parts[1]) : "",
         version: version == 0 ? nil : version
       )
+    case .listened(let buckets):
+      return .listened(buckets: buckets)
     case .listening(let afterLoss):
       return .listening(afterLoss: afterLoss)
     case .lost(let error):

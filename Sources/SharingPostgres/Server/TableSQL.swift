@@ -1,24 +1,29 @@
 import Foundation
 
-/// The SQL of one table of keys: its schema, its trigger, and the statements the keys run.
+/// The SQL of one table of keys: its names, and the statements the keys run (its schema is in
+/// `TableSQL+Schema.swift`).
 ///
-/// The trigger stamps every insert and update with a version drawn from the table's sequence,
-/// so that a version is never used twice, even by a row deleted and inserted again, and with
-/// the time. A writer other than this package (plain SQL) also has the trigger notify the
-/// table's channel with `<version> <key>` (`0 <key>` for a delete). This package's writes
-/// say who they are (`sharing.writer`) and notify in a transaction of their own, right
-/// after the write commits, that does not wait for the disk: a transaction that notifies
-/// holds PostgreSQL's notification lock until its commit is flushed, which would make every
-/// commit wait for the previous one.
+/// Every write draws the row's version from the table's sequence, so that a version is never
+/// used twice, even by a row deleted and inserted again. This package's writes say who they
+/// are (`sharing.writer`), stamp the row themselves, and, once committed, notify the key's
+/// bucket channel only if a process other than this one listens to it (`<table>_notify`); a
+/// writer in plain SQL has the table's trigger stamp the row and notify. See
+/// <doc:RunningOnManyMachines>.
 struct TableSQL: Sendable {
   /// The table, as given: `name` or `schema.name`.
   let table: String
-  private let quoted: String
-  private let function: String
-  private let sequence: String
-
-  /// Marks a trigger function of the current schema, in its comment.
-  static let schemaVersion = "SharingPostgres schema 2"
+  let quoted: String
+  /// The trigger function, the sequence, the table of listeners, and the functions that
+  /// register listeners and notify them, each quoted, beside the table.
+  let function: String
+  let sequence: String
+  let listeners: String
+  let listenFunction: String
+  let notifyFunction: String
+  /// The unqualified names of the table and of its table of listeners, quoted, as the
+  /// functions see them: their search path is the table's schema.
+  let unqualified: String
+  let unqualifiedListeners: String
 
   /// Checks the name: one or two identifiers of letters, digits and underscores.
   init(table: String) throws {
@@ -35,108 +40,33 @@ struct TableSQL: Sendable {
       )
     }
     self.table = table
-    let quote = { (parts: [Substring]) in parts.map { "\"\($0)\"" }.joined(separator: ".") }
-    self.quoted = quote(parts)
-    let last = parts.count - 1
-    var functionParts = parts
-    functionParts[last] += "_changed"
-    self.function = quote(functionParts)
-    var sequenceParts = parts
-    sequenceParts[last] += "_versions"
-    self.sequence = quote(sequenceParts)
+    let name = parts[parts.count - 1]
+    let named = { (suffix: String) in
+      (parts.dropLast().map { "\"\($0)\"" } + ["\"\(name)\(suffix)\""]).joined(separator: ".")
+    }
+    quoted = named("")
+    function = named("_changed")
+    sequence = named("_versions")
+    listeners = named("_listeners")
+    listenFunction = named("_listen")
+    notifyFunction = named("_notify")
+    unqualified = "\"\(name)\""
+    unqualifiedListeners = "\"\(name)_listeners\""
   }
 
-  /// The channel the trigger and writers notify.
-  var channel: String { table }
+  /// The prefix of the table's channels: `<table>#<bucket>`.
+  var channelPrefix: String { "\(table)#" }
 
-  var listen: String { "LISTEN \"\(channel)\"" }
-
-  /// Whether the table is ready: its triggers are there and its function is of the current
-  /// schema. `$1`: the table; `$2`: the function.
-  var isSetUp: Statement {
-    Statement(
-      """
-      SELECT (SELECT count(*) FROM pg_trigger WHERE tgrelid = to_regclass($1)
-          AND tgname IN ('sharing_stamp', 'sharing_notify')) = 2
-        AND obj_description(to_regproc($2)::oid, 'pg_proc') = '\(Self.schemaVersion)'
-      """,
-      [table, function]
-    )
-  }
-
-  /// Creates what is missing, or brings an older schema up to date, in one transaction
-  /// holding an advisory lock so that processes starting together do not collide.
-  var setUp: [Statement] {
-    [
-      Statement("BEGIN"),
-      Statement("SELECT pg_advisory_xact_lock(hashtext('sharing ' || $1))", [table]),
-      Statement(
-        """
-        CREATE TABLE IF NOT EXISTS \(quoted) (
-          key text PRIMARY KEY,
-          value jsonb NOT NULL,
-          version bigint NOT NULL DEFAULT 1,
-          updated_at timestamptz NOT NULL DEFAULT now()
-        )
-        """
-      ),
-      Statement("CREATE SEQUENCE IF NOT EXISTS \(sequence)"),
-      // NB: A table of schema 1 counted versions per row, from 1: versions go on above them.
-      //     Only then: a process may be drawing from the sequence already.
-      Statement(
-        """
-        SELECT setval('\(sequence)', max(version)) FROM \(quoted)
-        HAVING max(version) IS NOT NULL
-          AND obj_description(to_regproc($1)::oid, 'pg_proc') IS DISTINCT FROM '\(Self.schemaVersion)'
-        """,
-        [function]
-      ),
-      Statement(
-        """
-        CREATE OR REPLACE FUNCTION \(function)() RETURNS trigger LANGUAGE plpgsql
-        SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $body$
-        BEGIN
-          IF TG_OP = 'DELETE' THEN
-            PERFORM pg_notify('\(channel)', '0 ' || OLD.key);
-            RETURN OLD;
-          ELSIF TG_WHEN = 'BEFORE' THEN
-            NEW.version := coalesce(
-              nullif(current_setting('sharing.version', true), '')::bigint,
-              nextval(format('%I.%I', TG_TABLE_SCHEMA, TG_TABLE_NAME || '_versions')::regclass));
-            NEW.updated_at := now();
-            RETURN NEW;
-          END IF;
-          PERFORM pg_notify('\(channel)', NEW.version || ' ' || NEW.key);
-          RETURN NEW;
-        END
-        $body$
-        """
-      ),
-      Statement("COMMENT ON FUNCTION \(function)() IS '\(Self.schemaVersion)'"),
-      Statement("DROP TRIGGER IF EXISTS sharing_stamp ON \(quoted)"),
-      Statement(
-        """
-        CREATE TRIGGER sharing_stamp BEFORE INSERT OR UPDATE ON \(quoted)
-        FOR EACH ROW EXECUTE FUNCTION \(function)()
-        """
-      ),
-      Statement("DROP TRIGGER IF EXISTS sharing_notify ON \(quoted)"),
-      Statement(
-        """
-        CREATE TRIGGER sharing_notify AFTER INSERT OR UPDATE OR DELETE ON \(quoted)
-        FOR EACH ROW WHEN (coalesce(current_setting('sharing.writer', true), '') = '')
-        EXECUTE FUNCTION \(function)()
-        """
-      ),
-      Statement("COMMIT"),
-    ]
+  /// The SQL of the bucket of a key given as SQL text (see ``KeyBuckets``).
+  static func bucket(of key: String) -> String {
+    "(('x' || left(md5(convert_to(\(key), 'UTF8')), 8))::bit(32)::int & \(KeyBuckets.count - 1))"
   }
 
   /// `$1`: the key.
   var select: String { "SELECT value::text, version FROM \(quoted) WHERE key = $1" }
 
-  /// Says that this package writes, so that the trigger does not notify, and bounds how
-  /// long the server holds the transaction: `$1` and `$2`, in milliseconds.
+  /// Says that this package writes, so that the triggers let the row be, and bounds how long
+  /// the server holds the transaction: `$1` and `$2`, in milliseconds.
   func writer(timeout: Duration) -> Statement {
     let milliseconds = "\(Int(timeout / .milliseconds(1)))"
     return Statement(
@@ -149,47 +79,35 @@ struct TableSQL: Sendable {
     )
   }
 
-  /// Notifies the channel of the row's version, in a transaction that does not wait for the
-  /// disk: only for a moment does it hold the lock that orders notifications.
-  func notify(_ key: String) -> [Statement] {
-    [
-      Statement("BEGIN"),
-      Statement(
-        """
-        SELECT set_config('synchronous_commit', 'off', true),
-          pg_notify($1, version || ' ' || key)
-        FROM \(quoted) WHERE key = $2
-        """,
-        [channel, key]
-      ),
-      Statement("COMMIT"),
-    ]
+  /// After committing writes, in a transaction of its own: notifies the listeners of other
+  /// processes of the rows of `keys` (`atOnce`), or only counts them; returns how many keys
+  /// have listeners. `listener`: the process ID of this process's listening connection, whose
+  /// keys it knows already. The transaction does not wait for the disk: only for a moment
+  /// does it hold the lock that orders notifications.
+  func notify(_ keys: some Sequence<String>, atOnce: Bool, listener: Int32?) -> Statement {
+    Statement(
+      "SELECT \(notifyFunction)($1::text[], $2::boolean, $3::int)",
+      [Self.array(keys), atOnce ? "true" : "false", "\(listener ?? 0)"]
+    )
   }
 
-  /// Notifies the channel of several keys' versions at once, like ``notify(_:)``: `$2`, a
-  /// JSON array of `{"key": …, "version": …}`.
-  func notify(_ versions: [String: Int64]) -> [Statement] {
-    let objects = versions.map { ["key": $0.key, "version": $0.value] as [String: any Sendable] }
-    let json = (try? JSONSerialization.data(withJSONObject: objects)) ?? Data("[]".utf8)
-    return [
-      Statement("BEGIN"),
-      Statement(
-        """
-        SELECT set_config('synchronous_commit', 'off', true),
-          pg_notify($1, version || ' ' || key)
-        FROM jsonb_to_recordset($2::jsonb) AS written(key text, version bigint)
-        """,
-        [channel, String(decoding: json, as: UTF8.self)]
-      ),
-      Statement("COMMIT"),
-    ]
+  /// Listens to exactly the channels of `buckets` on the listening connection and registers
+  /// them for the writers; returns the connection's process ID.
+  func listen(to buckets: Set<Int>) -> Statement {
+    Statement(
+      "SELECT \(listenFunction)($1::int[])",
+      ["{" + buckets.sorted().map(String.init).joined(separator: ",") + "}"]
+    )
   }
 
   /// `$1`: the key; `$2`: the JSON.
   var upsert: String {
     """
-    INSERT INTO \(quoted) (key, value) VALUES ($1, $2::jsonb)
-    ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value RETURNING version
+    INSERT INTO \(quoted) (key, value, version, updated_at)
+    VALUES ($1, $2::jsonb, nextval('\(sequence)'), now())
+    ON CONFLICT (key) DO UPDATE
+    SET value = EXCLUDED.value, version = EXCLUDED.version, updated_at = EXCLUDED.updated_at
+    RETURNING version
     """
   }
 
@@ -197,10 +115,10 @@ struct TableSQL: Sendable {
   var upsertKeepingAside: String {
     """
     WITH kept AS (
-      INSERT INTO \(quoted) (key, value)
+      INSERT INTO \(quoted) (key, value, version, updated_at)
       SELECT key || '.corrupt-'
         || to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
-        value
+        value, nextval('\(sequence)'), now()
       FROM \(quoted) WHERE key = $1
       ON CONFLICT (key) DO NOTHING
     )
@@ -211,7 +129,8 @@ struct TableSQL: Sendable {
   /// `$1`: the key; `$2`: the JSON. Returns a row only if it inserted one.
   var insertIfMissing: String {
     """
-    INSERT INTO \(quoted) (key, value) VALUES ($1, $2::jsonb)
+    INSERT INTO \(quoted) (key, value, version, updated_at)
+    VALUES ($1, $2::jsonb, nextval('\(sequence)'), now())
     ON CONFLICT (key) DO NOTHING RETURNING version
     """
   }
@@ -219,14 +138,24 @@ struct TableSQL: Sendable {
   /// `$1`: the key.
   var selectForUpdate: String { select + " FOR UPDATE" }
 
-  /// Draws the version that the transaction's update will write, once the row is locked:
-  /// notifications of it can then be known as the transaction's own before it commits.
-  var drawVersion: String {
-    "SELECT set_config('sharing.version', nextval('\(sequence)')::text, true)"
+  /// Draws the version that the transaction's update will write, once the row is locked.
+  var drawVersion: String { "SELECT nextval('\(sequence)')" }
+
+  /// `$1`: the key; `$2`: the JSON; `$3`: the version drawn.
+  var update: String {
+    """
+    UPDATE \(quoted) SET value = $2::jsonb, version = $3, updated_at = now()
+    WHERE key = $1 RETURNING version
+    """
   }
 
-  /// `$1`: the key; `$2`: the JSON.
-  var update: String {
-    "UPDATE \(quoted) SET value = $2::jsonb WHERE key = $1 RETURNING version"
+  /// A PostgreSQL array literal of text.
+  private static func array(_ strings: some Sequence<String>) -> String {
+    let elements = strings.map { string in
+      let escaped = string.replacingOccurrences(of: "\\", with: "\\\\")
+        .replacingOccurrences(of: "\"", with: "\\\"")
+      return "\"\(escaped)\""
+    }
+    return "{" + elements.joined(separator: ",") + "}"
   }
 }

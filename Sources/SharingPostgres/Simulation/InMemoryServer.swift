@@ -4,8 +4,8 @@ import SharingDependencies
 
 /// A stand-in for a PostgreSQL server, in memory: rows with versions drawn at each write from
 /// one counter, as from the table's sequence, a notification for every write (its own or
-/// "another machine's"), JSON checked as `jsonb` would be, rows locked by transactions, and
-/// outages on demand.
+/// "another machine's") to the listeners of the key's bucket, JSON checked as `jsonb` would
+/// be, rows locked by transactions, and outages on demand.
 final class InMemoryServer: PostgresBackend {
   fileprivate struct State {
     var rows: [String: StoredRow] = [:]
@@ -13,9 +13,14 @@ final class InMemoryServer: PostgresBackend {
     var lastVersion: Int64 = 0
     var isDown = false
     var nextListenerID = 0
-    var listeners: [Int: @Sendable (ListenEvent) -> Void] = [:]
+    var listeners: [Int: Listener] = [:]
     /// One semaphore per row locked by a transaction, or being locked.
     var rowLocks: [String: DispatchSemaphore] = [:]
+  }
+
+  fileprivate struct Listener {
+    var buckets: Set<Int>
+    let onEvent: @Sendable (ListenEvent) -> Void
   }
 
   private let state = Locked(State())
@@ -37,7 +42,7 @@ final class InMemoryServer: PostgresBackend {
         if keepsAside, let kept = state.rows[key] {
           state.rows["\(key).corrupt-\(Date.now.ISO8601Format())"] = kept
         }
-        return (state.store(json, for: key), Array(state.listeners.values))
+        return (state.store(json, for: key), state.listeners(of: key))
       }
       for listener in listeners { listener(.changed(key: key, version: version)) }
       return version
@@ -66,21 +71,50 @@ final class InMemoryServer: PostgresBackend {
         // NB: Under the lock: a fetch never finds the new row before the program knows its
         //     version as its own, which a server ensures by committing after 'willCommit'.
         willCommit(version)
-        return (version, Array(state.listeners.values))
+        return (version, state.listeners(of: key))
       }
       for listener in listeners { listener(.changed(key: key, version: version)) }
       return version
     }
   }
 
-  func listen(_ onEvent: @escaping @Sendable (ListenEvent) -> Void) -> @Sendable () -> Void {
+  func listen(
+    to buckets: @escaping @Sendable () -> Set<Int>,
+    _ onEvent: @escaping @Sendable (ListenEvent) -> Void
+  ) -> any ListenSession {
+    let listened = buckets()
     let (id, isDown) = state.withLock { state in
       defer { state.nextListenerID += 1 }
-      state.listeners[state.nextListenerID] = onEvent
+      state.listeners[state.nextListenerID] = Listener(buckets: listened, onEvent: onEvent)
       return (state.nextListenerID, state.isDown)
     }
-    onEvent(isDown ? .lost(State.refused) : .listening(afterLoss: false))
-    return { [state] in state.withLock { _ = $0.listeners.removeValue(forKey: id) } }
+    if isDown {
+      onEvent(.lost(State.refused))
+    } else {
+      onEvent(.listened(buckets: listened))
+      onEvent(.listening(afterLoss: false))
+    }
+    return Session(server: self, id: id, buckets: buckets)
+  }
+
+  /// A listener's session: its buckets change at once.
+  private struct Session: ListenSession {
+    let server: InMemoryServer
+    let id: Int
+    let buckets: @Sendable () -> Set<Int>
+
+    func bucketsChanged() {
+      let listened = buckets()
+      let heard = server.state.withLock { state -> (@Sendable (ListenEvent) -> Void)? in
+        state.listeners[id]?.buckets = listened
+        return state.isDown ? nil : state.listeners[id]?.onEvent
+      }
+      heard?(.listened(buckets: listened))
+    }
+
+    func stop() {
+      server.state.withLock { _ = $0.listeners.removeValue(forKey: id) }
+    }
   }
 
   // MARK: Simulations
@@ -94,20 +128,25 @@ final class InMemoryServer: PostgresBackend {
   func simulateDelete(_ key: String) {
     let listeners = state.withLock { state -> [@Sendable (ListenEvent) -> Void] in
       guard state.rows.removeValue(forKey: key) != nil else { return [] }
-      return Array(state.listeners.values)
+      return state.listeners(of: key)
     }
     for listener in listeners { listener(.changed(key: key, version: nil)) }
   }
 
   /// Takes the server down or brings it back up.
   func simulateOutage(_ isDown: Bool) {
-    let listeners = state.withLock { state -> [@Sendable (ListenEvent) -> Void] in
+    let listeners = state.withLock { state -> [Listener] in
       guard state.isDown != isDown else { return [] }
       state.isDown = isDown
-      return Array(state.listeners.values)
+      return state.listeners.sorted { $0.key < $1.key }.map(\.value)
     }
     for listener in listeners {
-      listener(isDown ? .lost(State.refused) : .listening(afterLoss: true))
+      if isDown {
+        listener.onEvent(.lost(State.refused))
+      } else {
+        listener.onEvent(.listened(buckets: listener.buckets))
+        listener.onEvent(.listening(afterLoss: true))
+      }
     }
   }
 
@@ -148,6 +187,13 @@ extension InMemoryServer.State {
 
   func checkUp() throws {
     if isDown { throw Self.refused }
+  }
+
+  /// Who hears the changes of `key`: the listeners of its bucket.
+  func listeners(of key: String) -> [@Sendable (ListenEvent) -> Void] {
+    let bucket = KeyBuckets.bucket(of: key)
+    return listeners.sorted { $0.key < $1.key }.map(\.value)
+      .filter { $0.buckets.contains(bucket) }.map(\.onEvent)
   }
 
   mutating func store(_ json: Data, for key: String) -> Int64 {

@@ -4,6 +4,8 @@
 //   set <connection> <table> <key> <n>                  sets an integer key to n
 //   set-and-exit <connection> <table> <key> <a> <b>     sets it to a, then to b while the
 //                                                       throttle holds it back, and exits
+//   set-two <connection> <table> <key> <other> <n>      sets <key>, then <other>, to n, each
+//                                                       saved at once, and exits
 //   increment <connection> <table> <key> <threads> <n>  each of <threads> threads adds 1, <n>
 //                                                       times, in coordinated transactions
 //   shared-increment <connection> <table> <key> <threads> <n>
@@ -59,6 +61,15 @@ case ("set-and-exit", 6):
   @Shared(.postgres(key)) var value = 0
   $value.withLock { $0 = Int(arguments[4]) ?? 0 }
   $value.withLock { $0 = Int(arguments[5]) ?? 0 }
+
+case ("set-two", 6):
+  @Shared(.postgres(key)) var first = 0
+  @Shared(.postgres(arguments[4])) var second = 0
+  let value = Int(arguments[5]) ?? 0
+  $first.withLock { $0 = value }
+  try await $first.save()
+  $second.withLock { $0 = value }
+  try await $second.save()
 
 case ("increment", 6):
   let coordinated: CoordinatedPostgresKey<Int> = .postgres(key, .coordinated)

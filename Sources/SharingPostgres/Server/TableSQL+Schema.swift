@@ -1,0 +1,176 @@
+extension TableSQL {
+  /// Marks a trigger function of the current schema, in its comment.
+  static let schemaVersion = "SharingPostgres schema 3"
+
+  /// Whether the table is ready: its triggers are there and its function is of the current
+  /// schema. `$1`: the table; `$2`: the function.
+  var isSetUp: Statement {
+    Statement(
+      """
+      SELECT (SELECT count(*) FROM pg_trigger WHERE tgrelid = to_regclass($1)
+          AND tgname IN ('sharing_stamp', 'sharing_notify')) = 2
+        AND obj_description(to_regproc($2)::oid, 'pg_proc') = '\(Self.schemaVersion)'
+      """,
+      [table, function]
+    )
+  }
+
+  /// Creates what is missing, or brings an older schema up to date, in one transaction
+  /// holding an advisory lock so that processes starting together do not collide.
+  var setUp: [Statement] {
+    [
+      Statement("BEGIN"),
+      Statement("SELECT pg_advisory_xact_lock(hashtext('sharing ' || $1))", [table]),
+      Statement(
+        """
+        CREATE TABLE IF NOT EXISTS \(quoted) (
+          key text PRIMARY KEY,
+          value jsonb NOT NULL,
+          version bigint NOT NULL DEFAULT 1,
+          updated_at timestamptz NOT NULL DEFAULT now()
+        )
+        """
+      ),
+      Statement("CREATE SEQUENCE IF NOT EXISTS \(sequence)"),
+      // NB: A table of schema 1 counted versions per row, from 1: versions go on above them.
+      //     The sequence never goes back: a version it gave is never given again.
+      Statement(
+        """
+        SELECT setval('\(sequence)', max(version)) FROM \(quoted)
+        HAVING max(version) > (SELECT last_value FROM \(sequence))
+        """
+      ),
+      Statement(triggerFunction),
+      Statement("COMMENT ON FUNCTION \(function)() IS '\(Self.schemaVersion)'"),
+      Statement(listenFunctionDefinition),
+      Statement(notifyFunctionDefinition),
+      Statement(besideTheTable),
+      Statement("DROP TRIGGER IF EXISTS sharing_stamp ON \(quoted)"),
+      Statement(
+        """
+        CREATE TRIGGER sharing_stamp BEFORE INSERT OR UPDATE ON \(quoted)
+        FOR EACH ROW WHEN (\(Self.isPlainSQL)) EXECUTE FUNCTION \(function)()
+        """
+      ),
+      Statement("DROP TRIGGER IF EXISTS sharing_notify ON \(quoted)"),
+      Statement(
+        """
+        CREATE TRIGGER sharing_notify AFTER INSERT OR UPDATE OR DELETE ON \(quoted)
+        FOR EACH ROW WHEN (\(Self.isPlainSQL)) EXECUTE FUNCTION \(function)()
+        """
+      ),
+      Statement("COMMIT"),
+    ]
+  }
+
+  /// Whether the writer is not this package, which says so with `sharing.writer`.
+  private static let isPlainSQL = "coalesce(current_setting('sharing.writer', true), '') = ''"
+
+  /// Stamps a plain SQL write with a version and the time, and notifies its key's channel,
+  /// in the writer's transaction.
+  private var triggerFunction: String {
+    """
+    CREATE OR REPLACE FUNCTION \(function)() RETURNS trigger LANGUAGE plpgsql
+    SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $body$
+    BEGIN
+      IF TG_OP = 'DELETE' THEN
+        PERFORM pg_notify('\(channelPrefix)' || \(Self.bucket(of: "OLD.key")), '0 ' || OLD.key);
+        RETURN OLD;
+      ELSIF TG_WHEN = 'BEFORE' THEN
+        NEW.version := nextval(
+          format('%I.%I', TG_TABLE_SCHEMA, TG_TABLE_NAME || '_versions')::regclass);
+        NEW.updated_at := now();
+        RETURN NEW;
+      END IF;
+      PERFORM pg_notify(
+        '\(channelPrefix)' || \(Self.bucket(of: "NEW.key")), NEW.version || ' ' || NEW.key);
+      RETURN NEW;
+    END
+    $body$
+    """
+  }
+
+  /// Makes the listening connection that calls it listen to exactly the channels of
+  /// `buckets`, and records them as its own in the table of listeners, forgetting listeners
+  /// whose connection is gone. Returns the connection's process ID.
+  private var listenFunctionDefinition: String {
+    """
+    CREATE OR REPLACE FUNCTION \(listenFunction)(buckets int[]) RETURNS int LANGUAGE plpgsql
+    SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $body$
+    DECLARE
+      wanted text[] := ARRAY(SELECT '\(channelPrefix)' || bucket FROM unnest(buckets) AS bucket);
+      heard text[] := ARRAY(SELECT pg_listening_channels());
+      channel text;
+    BEGIN
+      FOREACH channel IN ARRAY heard LOOP
+        IF starts_with(channel, '\(channelPrefix)') AND channel <> ALL (wanted) THEN
+          EXECUTE format('UNLISTEN %I', channel);
+        END IF;
+      END LOOP;
+      FOREACH channel IN ARRAY wanted LOOP
+        IF channel <> ALL (heard) THEN
+          EXECUTE format('LISTEN %I', channel);
+        END IF;
+      END LOOP;
+      DELETE FROM \(unqualifiedListeners) AS listener
+      WHERE (listener.pid = pg_backend_pid() AND listener.bucket <> ALL (buckets))
+        OR NOT EXISTS (SELECT FROM pg_stat_activity AS backend WHERE backend.pid = listener.pid);
+      INSERT INTO \(unqualifiedListeners) (bucket, pid)
+      SELECT bucket, pg_backend_pid() FROM unnest(buckets) AS bucket
+      ON CONFLICT DO NOTHING;
+      RETURN pg_backend_pid();
+    END
+    $body$
+    """
+  }
+
+  /// Notifies the listeners other than `listener` of the rows of `keys` (`at_once`), or
+  /// only counts them; returns how many keys have listeners.
+  private var notifyFunctionDefinition: String {
+    """
+    CREATE OR REPLACE FUNCTION \(notifyFunction)(keys text[], at_once boolean, listener int)
+    RETURNS int LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $body$
+    DECLARE
+      written record;
+      heard int := 0;
+    BEGIN
+      FOR written IN
+        SELECT stored.key, stored.version, \(Self.bucket(of: "stored.key")) AS bucket
+        FROM \(unqualified) AS stored WHERE stored.key = ANY (keys)
+      LOOP
+        CONTINUE WHEN NOT EXISTS (
+          SELECT FROM \(unqualifiedListeners) AS other
+          WHERE other.bucket = written.bucket AND other.pid <> listener);
+        heard := heard + 1;
+        IF at_once THEN
+          PERFORM set_config('synchronous_commit', 'off', true), pg_notify(
+            '\(channelPrefix)' || written.bucket, written.version || ' ' || written.key);
+        END IF;
+      END LOOP;
+      RETURN heard;
+    END
+    $body$
+    """
+  }
+
+  /// Creates the table of listeners in the table's schema, and gives the two functions that
+  /// schema as their search path, so that they find both tables whatever the caller's is.
+  private var besideTheTable: String {
+    """
+    DO $do$
+    DECLARE
+      schema text := (SELECT relnamespace::regnamespace::text FROM pg_class
+        WHERE oid = '\(quoted)'::regclass);
+    BEGIN
+      EXECUTE format('CREATE TABLE IF NOT EXISTS %s.\(unqualifiedListeners) (
+        bucket int NOT NULL, pid int NOT NULL, PRIMARY KEY (bucket, pid))', schema);
+      EXECUTE format('ALTER FUNCTION \(listenFunction)(int[]) SET search_path = %s, pg_temp',
+        schema);
+      EXECUTE format(
+        'ALTER FUNCTION \(notifyFunction)(text[], boolean, int) SET search_path = %s, pg_temp',
+        schema);
+    END
+    $do$
+    """
+  }
+}
