@@ -33,7 +33,7 @@ extension Shared where Value: Sendable {
         initialValue: wrappedValue,
         fileID: fileID,
         line: line,
-        store: ReferenceStore(of: key)
+        store: key._referenceStore
       )
     }
   }
@@ -112,7 +112,7 @@ extension Shared where Value: Sendable {
     initialValue: () -> Value,
     fileID: StaticString,
     line: UInt,
-    store: ReferenceStore? = nil
+    store: _ReferenceStore? = nil
   ) {
     self.init(
       reference: .persisted(

@@ -25,7 +25,7 @@ extension SharedReader where Value: Sendable {
         initialValue: wrappedValue,
         fileID: fileID,
         line: line,
-        store: ReferenceStore(of: key)
+        store: key._referenceStore
       )
     }
   }
@@ -100,7 +100,7 @@ extension SharedReader where Value: Sendable {
     initialValue: () -> Value,
     fileID: StaticString,
     line: UInt,
-    store: ReferenceStore? = nil
+    store: _ReferenceStore? = nil
   ) {
     self.init(
       reference: .persisted(

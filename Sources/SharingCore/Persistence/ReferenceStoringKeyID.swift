@@ -92,19 +92,15 @@ extension ReferenceStoringKeyID {
   }
 }
 
-/// The identity of a shared value's key, if its store keeps references: found once per
-/// creation, and handed down to where the reference is looked for or created.
-@usableFromInline
-struct ReferenceStore {
-  /// The key's identity, if its store keeps references.
-  @usableFromInline let id: (any ReferenceStoringKeyID)?
+/// The store that keeps the shared reference of a key's value, as
+/// ``SharedReaderKey/_referenceStore`` returns it for a key whose store keeps references.
+public struct _ReferenceStore: Sendable {
+  /// The key's identity in the store.
+  @usableFromInline let id: any ReferenceStoringKeyID
 
-  // NB: Inlinable: where the key's type is known, the compiler decides whether its store
-  //     keeps references, rather than a cast to 'any ReferenceStoringKeyID' in the runtime
-  //     (with the metadata of that existential, about 1,500 instructions).
-  @inlinable
-  init(of key: some SharedReaderKey) {
-    self.id = key.id as? any ReferenceStoringKeyID
+  /// The store of the key with this identity.
+  package init(_ id: some ReferenceStoringKeyID) {
+    self.id = id
   }
 
   /// A handle on the reference the store keeps for `id` and a value of this type, if it
@@ -125,12 +121,10 @@ struct ReferenceStore {
 extension SharedReaderKey where Value: Sendable {
   /// A handle on the reference the key's store keeps for a value of this type, if the key's
   /// store keeps references.
-  // NB: Inlinable, as 'ReferenceStore.init(of:)' is; the identity is not kept in a
-  //     'ReferenceStore' here, which would copy it into an existential on every creation.
   @inlinable
   func handleOnKeptReference() -> SharedReference<Value>? {
-    guard let storing = id as? any ReferenceStoringKeyID else { return nil }
-    return ReferenceStore.handle(keptFor: storing, of: Value.self)
+    guard let store = _referenceStore else { return nil }
+    return _ReferenceStore.handle(keptFor: store.id, of: Value.self)
   }
 }
 

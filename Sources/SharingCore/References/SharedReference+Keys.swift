@@ -17,11 +17,11 @@ extension SharedReference where Value: Sendable {
     saver: (any SharedKey<Value>)?,
     initialValue: () -> Value,
     loading: Bool = true,
-    store: ReferenceStore? = nil,
+    store: _ReferenceStore? = nil,
     site: CallSite?
   ) -> SharedReference<Value> {
     let root =
-      if let storing = (store ?? ReferenceStore(of: key)).id {
+      if let storing = (store ?? key._referenceStore)?.id {
         storing.reference(
           persisting: key,
           saver: saver,

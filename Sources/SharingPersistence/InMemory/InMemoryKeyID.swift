@@ -24,3 +24,9 @@ public struct InMemoryKeyID: Hashable, Sendable, ReferenceStoringKeyID {
     store.value(forKey: key, of: type)
   }
 }
+
+extension SharedReaderKey where ID == InMemoryKeyID {
+  /// The in-memory store, which keeps the shared reference of the value of every key with this
+  /// identity.
+  public var _referenceStore: _ReferenceStore? { _ReferenceStore(id) }
+}
