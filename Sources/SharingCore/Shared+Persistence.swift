@@ -16,8 +16,6 @@ extension Shared where Value: Sendable {
   ///   - key: The key that loads, saves and observes the stored value.
   ///   - fileID: The file of the declaration, named in reports of inconsistent key use.
   ///   - line: The line of the declaration.
-  // NB: Inlinable: where the key's type is known, whether its store keeps the reference is
-  //     decided by the compiler, and a key already held costs a lookup in its store.
   @inlinable
   public init(
     wrappedValue: @autoclosure () -> Value,
@@ -25,16 +23,10 @@ extension Shared where Value: Sendable {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) {
-    if let handle = key.handleOnKeptReference() {
-      self.init(reference: handle)
+    if let root = key._referenceStore?.keptRoot(of: Value.self) {
+      self.init(reference: root)
     } else {
-      self.init(
-        persistedBy: key,
-        initialValue: wrappedValue,
-        fileID: fileID,
-        line: line,
-        store: key._referenceStore
-      )
+      self.init(persistedBy: key, initialValue: wrappedValue, fileID: fileID, line: line)
     }
   }
 
@@ -63,7 +55,7 @@ extension Shared where Value: Sendable {
   )
   public init(_ key: some SharedKey<Value>) {
     self.init(
-      reference: .persisted(by: key, saver: key, initialValue: { fatalError() }, site: nil)
+      reference: RootReference.persisted(by: key, saver: key, initialValue: { fatalError() }, site: nil)
     )
   }
 
@@ -103,26 +95,20 @@ extension Shared where Value: Sendable {
 
   /// A shared value persisted by `key`, declared at `fileID`:`line` with `initialValue` as
   /// its default.
-  ///
-  /// `store` is the key's identity, if its store keeps references, when the caller already
-  /// found out.
   @usableFromInline
   init(
     persistedBy key: any SharedKey<Value>,
     initialValue: () -> Value,
     fileID: StaticString,
-    line: UInt,
-    store: _ReferenceStore? = nil
+    line: UInt
   ) {
-    self.init(
-      reference: .persisted(
-        by: key,
-        saver: key,
-        initialValue: initialValue,
-        store: store,
-        site: CallSite(fileID: fileID, line: line)
-      )
+    let root = RootReference.persisted(
+      by: key,
+      saver: key,
+      initialValue: initialValue,
+      site: CallSite(fileID: fileID, line: line)
     )
+    self.init(reference: root)
   }
 
   /// Creates a shared value from a key whose store must have a value.
@@ -137,7 +123,7 @@ extension Shared where Value: Sendable {
   public init(require key: some SharedKey<Value>) async throws {
     let value = try await requireValue(for: key)
     self.init(
-      reference: .persisted(
+      reference: RootReference.persisted(
         by: key,
         saver: key,
         initialValue: { value },
@@ -151,7 +137,16 @@ extension Shared where Value: Sendable {
   ///
   /// - Parameter key: The key to use from now on.
   public func load(_ key: some SharedKey<Value>) async throws {
-    reference.switchKey(to: key, saver: key, keeping: wrappedValue)
+    let value = wrappedValue
+    box.repoint(
+      to: RootReference.persisted(
+        by: key,
+        saver: key,
+        initialValue: { value },
+        loading: false,
+        site: nil
+      )
+    )
     try await load()
   }
 
@@ -159,25 +154,25 @@ extension Shared where Value: Sendable {
 
 extension Shared {
   /// Whether the value is being loaded from its store.
-  public var isLoading: Bool { reference.resolved.persistenceSource?.isLoading ?? false }
+  public var isLoading: Bool { reference.root.anyPersistence?.isLoading ?? false }
 
   /// The error the store last failed to load with, if the latest load failed.
-  public var loadError: (any Error)? { reference.resolved.persistenceSource?.loadError }
+  public var loadError: (any Error)? { reference.root.anyPersistence?.loadError }
 
   /// The error the store last failed to save with, if the latest save failed.
-  public var saveError: (any Error)? { reference.resolved.persistenceSource?.saveError }
+  public var saveError: (any Error)? { reference.root.anyPersistence?.saveError }
 
   /// Reloads the value from its store.
   ///
   /// - Throws: The error the key failed to load with, also exposed as ``loadError``.
   public func load() async throws {
-    try await reference.resolved.persistenceSource?.load()
+    try await reference.root.anyPersistence?.load()
   }
 
   /// Saves the value to its store now, bypassing any throttling.
   ///
   /// - Throws: The error the key failed to save with, also exposed as ``saveError``.
   public func save() async throws {
-    try await reference.resolved.persistenceSource?.save()
+    try await reference.root.anyPersistence?.save()
   }
 }

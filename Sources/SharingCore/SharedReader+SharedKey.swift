@@ -50,7 +50,7 @@ extension SharedReader where Value: Sendable {
   )
   public init(_ key: some SharedKey<Value>) {
     self.init(
-      reference: .persisted(by: key, saver: nil, initialValue: { fatalError() }, site: nil)
+      reference: RootReference.persisted(by: key, saver: nil, initialValue: { fatalError() }, site: nil)
     )
   }
 

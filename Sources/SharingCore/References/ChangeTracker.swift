@@ -119,20 +119,3 @@ package final class ChangeTracker: Sendable {
     return result
   }
 }
-
-/// The task-local state of change tracking, and the global switch that keeps it off the
-/// read and write paths when no tracker runs anywhere.
-enum SharedTracking {
-  private static let activeScopes = Atomic<Int>(0)
-
-  @TaskLocal static var trackers: [ChangeTracker] = []
-  @TaskLocal static var asserting: ChangeTracker?
-
-  /// Whether any tracker or assertion runs in the process: the only cost tracking adds
-  /// to reads and writes when none does.
-  @inline(__always)
-  static var isActive: Bool { activeScopes.load(ordering: .relaxed) != 0 }
-
-  static func beginScope() { activeScopes.add(1, ordering: .relaxed) }
-  static func endScope() { activeScopes.subtract(1, ordering: .relaxed) }
-}
