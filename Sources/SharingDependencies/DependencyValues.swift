@@ -19,8 +19,8 @@
 public struct DependencyValues: Sendable {
   @TaskLocal package static var current = DependencyValues()
 
-  // NB: The values live in one object, copied on write: every dependency read copies the
-  //     current values out of their task local, and copying them is then one retain.
+  /// The fields, in one object copied on write: a dependency read copies the values out of
+  /// their task local, which is then one retain.
   @usableFromInline var storage = Storage()
 
   /// Each key's overriding value.
@@ -68,13 +68,10 @@ public struct DependencyValues: Sendable {
   /// Accesses the dependency of the given key.
   ///
   /// - Parameter key: A type conforming to ``TestDependencyKey``.
-  // NB: Inlinable, so that reading a dependency is specialised for its key where it is read,
-  //     rather than looking up the metadata of the key's optional value type on every read.
   @inlinable
   public subscript<Key: TestDependencyKey>(key: Key.Type) -> Key.Value {
     get {
-      // NB: Not a cast: an override, or a value resolved and cached, is always a box of the
-      //     key's value type.
+      // An override, or a value resolved and cached, is always a box of the key's value type.
       let boxed = storage.overrides[ObjectIdentifier(key)] ?? resolvedValue(for: key)
       return unsafeDowncast(boxed, to: TypedOverride<Key.Value>.self).value
     }
@@ -89,8 +86,10 @@ public struct DependencyValues: Sendable {
     if let cached = cache.cachedValue(for: ObjectIdentifier(key), context: context, scope: scope) {
       return cached
     }
-    // NB: Resolved outside the cache's lock: a default value may read other dependencies.
-    let resolved = TypedOverride(DependencyCache.resolve(key, in: context))
+    // Resolved outside the cache's lock: a default value may read other dependencies.
+    let resolved = DependencyResolution.building {
+      TypedOverride(DependencyCache.resolve(key, in: context))
+    }
     return cache.cache(resolved, for: ObjectIdentifier(key), context: context, scope: scope)
   }
 
@@ -125,12 +124,8 @@ extension DependencyValues {
   /// The fields of a ``DependencyValues``, shared by its copies until one is changed.
   @usableFromInline
   final class Storage: @unchecked Sendable {
-    // NB: Unchecked: a storage is only changed while one value holds it, and is immutable
-    //     once shared. Unchecked exclusivity for the same reason: the runtime's checks cost
-    //     about 130 instructions per creation of an in-memory key, which reads one
-    //     dependency (callgrind: 1,738 rather than 1,604).
-    // NB: Each override is boxed with its type: an override of a key is always of the key's
-    //     value type, so reading one needs no cast through the runtime.
+    // Unchecked: a storage is only changed while one value holds it, and is immutable once
+    // shared; so are its accesses' exclusivity checks.
     @usableFromInline @exclusivity(unchecked) var overrides: [ObjectIdentifier: Override] = [:]
     @exclusivity(unchecked) var contextOverride: DependencyContext?
     @exclusivity(unchecked) var cacheScope: CacheScope?
@@ -149,14 +144,14 @@ extension DependencyValues {
   /// An overriding value of a key, boxed with its type.
   @usableFromInline
   class Override: @unchecked Sendable {
-    // NB: Unchecked: the only subclass holds a 'Sendable' value, immutably.
+    // Unchecked: the only subclass holds a 'Sendable' value, immutably.
     @usableFromInline init() {}
   }
 
   /// An overriding value of type `Value`.
   @usableFromInline
   final class TypedOverride<Value: Sendable>: Override, @unchecked Sendable {
-    // NB: Unchecked: a subclass of an unchecked class; 'value' is 'Sendable' and immutable.
+    // Unchecked: a subclass of an unchecked class; 'value' is 'Sendable' and immutable.
     @usableFromInline let value: Value
 
     @usableFromInline init(_ value: Value) {
@@ -182,14 +177,11 @@ extension DependencyValues {
 
 /// The identifier of a running test, as the test framework gives it.
 package struct TestID: Hashable, Sendable {
-  // NB: Boxed: an 'AnyHashable' has a layout the compiler does not know, and made every
-  //     cache scope, even 'nil' in live code, copied and destroyed through the runtime on
-  //     every dependency read.
   private let base: Base
 
   private final class Base: Hashable, @unchecked Sendable {
-    // NB: Unchecked because 'AnyHashable' is not 'Sendable'; it only ever wraps the
-    //     'Sendable' value given to 'TestID.init'.
+    // Unchecked: 'AnyHashable' is not 'Sendable'; it only wraps the 'Sendable' value given
+    // to 'TestID.init'.
     let value: AnyHashable
 
     init(_ value: AnyHashable) {

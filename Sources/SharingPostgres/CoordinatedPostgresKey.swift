@@ -14,7 +14,7 @@ import SharingPersistence
 ///
 /// Each change locks the row (`SELECT … FOR UPDATE`, inserting it first if missing), starts
 /// from the stored value if another writer changed it, runs the change, and commits the new
-/// value before returning: a round trip to the server per change, never throttled. If the
+/// value before returning: two round trips to the server per change, never throttled. If the
 /// change throws, the transaction is rolled back. ``/SharingCore/Shared/save()`` has nothing
 /// to write: each change was committed before its `withLock` returned. A change the server
 /// refuses (it cannot be reached, the row cannot be decoded) is not made, in memory either,
@@ -50,8 +50,8 @@ public struct CoordinatedPostgresKey<Value: Sendable>: CoordinatedSharedKey {
   /// Runs one change as a transaction: locks the row, brings `value` up to date with it,
   /// calls `body` once, writes the result and commits; rolls back if `body` throws.
   public func withTransaction(_ value: inout Value, _ body: (inout Value) throws -> Void) throws {
-    // NB: Under the row's lock the stored value is the truth, seen or not: starting from it
-    //     keeps the change exact even if `value` is behind.
+    // Under the row's lock the stored value is the truth, seen or not: starting from it
+    // keeps the change exact even if `value` is behind.
     var changed = value
     try base.row.transaction { stored in
       changed = try base.decoded(stored).get() ?? value

@@ -22,6 +22,10 @@ public struct PostgresDatabase: Sendable {
   let store: PostgresStore
   let label: String
 
+  /// Whether the database is reached over the network: its keys then load off the caller's
+  /// thread, so that creating one never waits on the network.
+  var isRemote: Bool { store.backend is ServerBackend }
+
   /// A PostgreSQL server.
   ///
   /// - Parameters:
@@ -31,16 +35,37 @@ public struct PostgresDatabase: Sendable {
   ///   - table: The table holding the values, `name` or `schema.name`; created, with its
   ///     trigger, when missing.
   ///   - throttle: The least time between two writes of one key after changes.
-  /// - Returns: A database. An invalid table name is reported as
-  ///   ``/SharingCore/Shared/loadError`` and ``/SharingCore/Shared/saveError``.
+  /// - Returns: A database, with the other settings of ``Configuration`` as by default. An
+  ///   invalid table name is reported as ``/SharingCore/Shared/loadError`` and
+  ///   ``/SharingCore/Shared/saveError``.
   public static func server(
     _ connectionString: String = "",
     table: String = "sharing_values",
     throttle: Duration = .seconds(1)
   ) -> Self {
+    server(Configuration(connectionString, table: table, throttle: throttle))
+  }
+
+  /// A PostgreSQL server, as configured: its connections, table, throttle and timeout.
+  ///
+  /// ```swift
+  /// prepareDependencies {
+  ///   $0.defaultPostgresDatabase = .server(
+  ///     PostgresDatabase.Configuration("postgresql://app@db.internal/app", timeout: .seconds(1))
+  ///   )
+  /// }
+  /// ```
+  ///
+  /// - Parameter configuration: Where the server is, and how to use it.
+  /// - Returns: A database. An invalid table name is reported as
+  ///   ``/SharingCore/Shared/loadError`` and ``/SharingCore/Shared/saveError``.
+  public static func server(_ configuration: Configuration) -> Self {
     let backend: any PostgresBackend
     do {
-      backend = ServerBackend(connectionString: connectionString, sql: try TableSQL(table: table))
+      backend = ServerBackend(
+        configuration: configuration,
+        sql: try TableSQL(table: configuration.table)
+      )
     } catch {
       backend = FailingBackend(error: error as? PostgresError ?? PostgresError("\(error)"))
     }
@@ -48,10 +73,10 @@ public struct PostgresDatabase: Sendable {
       store: PostgresStore(
         backend: backend,
         scheduler: DispatchWriteScheduler.shared,
-        throttle: throttle,
+        throttle: configuration.throttle,
         pendingWrites: .shared
       ),
-      label: ".server(\(String(reflecting: connectionString)), table: \"\(table)\")"
+      label: ".server(\(configuration))"
     )
   }
 
@@ -105,7 +130,8 @@ public struct PostgresDatabase: Sendable {
 }
 
 extension PostgresDatabase: CustomStringConvertible {
-  /// The database as created, e.g. `.server("", table: "sharing_values")`.
+  /// The database as created, e.g. `.server("", table: "sharing_values")`, with any
+  /// password replaced by `***`.
   public var description: String { label }
 }
 

@@ -28,6 +28,22 @@ public struct PostgresError: Error, Equatable, CustomStringConvertible, Sendable
 
   /// The error message.
   public var description: String { message }
+
+  /// The server did not answer within the database's timeout.
+  static func timedOut(after timeout: Duration, _ doing: String) -> Self {
+    PostgresError(
+      "The server did not answer within \(timeout.formatted) (\(doing)): it may be down or "
+        + "unreachable, or the timeout of the database's configuration too short."
+    )
+  }
+}
+
+extension Duration {
+  /// `2 s`, `500 ms`.
+  var formatted: String {
+    let milliseconds = Int(self / .milliseconds(1))
+    return milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(milliseconds) ms"
+  }
 }
 
 extension String {

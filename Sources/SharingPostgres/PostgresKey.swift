@@ -14,20 +14,29 @@ import SharingPersistence
 /// $flags.withLock { $0.darkMode = true }   // written within a second, seen everywhere
 /// ```
 ///
-/// - A missing row gives the default value; the row is created by the first write.
+/// - A server's key loads in the background: creating it never waits on the network, and its
+///   shared value holds the default, ``/SharingCore/Shared/isLoading``, until the row is read.
+///   A missing row gives the default value; the row is created by the first write.
 /// - Changes are written in the background: the first change after a quiet second at once,
 ///   later ones at most once per second (the database's throttle), the latest value always
 ///   written. ``/SharingCore/Shared/save()`` writes at once.
 /// - A change committed by anyone — another process through this package, or plain SQL — is
 ///   played back into every shared value of the key, through `LISTEN`/`NOTIFY`.
 /// - A row whose JSON cannot be decoded sets ``/SharingCore/Shared/loadError`` and is left as it
-///   is; before a change overwrites it, its value is kept in a row named
-///   `<key>.corrupt-<UTC timestamp>`.
-/// - While the server cannot be reached, loads and saves fail with a ``PostgresError`` as
+///   is, the shared value keeping the last value it could decode; before a change overwrites
+///   it, its value is kept in a row named `<key>.corrupt-<UTC timestamp>`.
+/// - While the server cannot be reached, loads and saves fail within the database's timeout
+///   (``PostgresDatabase/Configuration/timeout``) with a ``PostgresError`` as
 ///   ``/SharingCore/Shared/loadError`` and ``/SharingCore/Shared/saveError``; values stay in
 ///   memory, and once the server is back, the failed write is made again (its success
 ///   clears ``/SharingCore/Shared/saveError``) and every key reloaded. A reload never takes
 ///   back a value whose write failed, unless someone else wrote the row since.
+/// - A value that was never loaded from the server — its first load has not ended, or the
+///   server could not be reached — holds its default: a change made to it then is written
+///   only if there is no row. A row the server holds wins: it is loaded into the value, and
+///   ``/SharingCore/Shared/saveError`` says the change was not written. Wait for
+///   ``/SharingCore/Shared/isLoading`` to be `false` before changing a value that another
+///   process may have stored.
 ///
 /// For a `withLock` that is exclusive across processes, use ``CoordinatedPostgresKey``.
 public struct PostgresKey<Value: Sendable>: SharedKey {
@@ -57,12 +66,17 @@ public struct PostgresKey<Value: Sendable>: SharedKey {
     PostgresKeyID(key: key, store: ObjectIdentifier(database.store), isCoordinated: false)
   }
 
-  /// Reads the row; an explicit load writes the value's pending change first.
+  /// Reads the row, off the caller's thread for a server: ``/SharingCore/Shared/isLoading``
+  /// until it is read. An explicit load writes the value's pending change first.
   public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
     let isUserInitiated = if case .userInitiated = context { true } else { false }
-    continuation.resume(
-      with: Result { try row.load(waitingForWrites: isUserInitiated) }.flatMap(decoded)
-    )
+    let load: @Sendable () -> Void = { [self] in
+      continuation.resume(
+        with: Result { try row.load(waitingForWrites: isUserInitiated) }.flatMap(decoded)
+      )
+    }
+    guard database.isRemote else { return load() }
+    DispatchQueue.global().async(execute: load)
   }
 
   /// Plays back changes committed by anyone else.

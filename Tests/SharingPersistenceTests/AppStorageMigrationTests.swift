@@ -2,6 +2,7 @@ import Foundation
 import SharingCore
 import SharingDependencies
 import SharingPersistence
+import TestSupport
 import Testing
 
 /// Versioned `Codable` values in user defaults.
@@ -53,11 +54,16 @@ import Testing
     #expect(runs.withLock { $0 } == 0)
   }
 
-  @Test func aValueWrittenWithoutAVersionIsVersion1() {
+  @Test func aValueWrittenWithoutAVersionIsVersion1() async {
+    let firstUse = WeakReferences()
     do {
       @Shared(.appStorage("layout")) var old = GridV1(isCompact: false)
+      firstUse.append(rootOf: $old)
       $old.withLock { $0.isCompact = true }
     }
+    // NB: A save the throttle holds keeps the reference: that of a change made less than a
+    //     throttle interval after the default value's write was synchronised.
+    await expectEventually("the first use's reference released") { firstUse.aliveCount == 0 }
     @Shared(layoutKey) var layout = Grid(columns: 2)
     #expect(layout == Grid(columns: 1))
   }

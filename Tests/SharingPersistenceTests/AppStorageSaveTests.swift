@@ -9,6 +9,8 @@ import Testing
 @Suite struct AppStorageSaveTests {
   @Test func storeThatCannotBeWrittenGivesSaveError() throws {
     let store = try unwritableStore()
+    // NB: Stored, for the reason given in 'firstChangeIsOnDiskWhenWithLockReturns'.
+    store.set(0, forKey: "count")
     @Shared(.appStorage("count", store: store)) var count = 0
     $count.withLock { $0 += 1 }
     #expect(count == 1)
@@ -26,6 +28,10 @@ import Testing
   @Test func firstChangeIsOnDiskWhenWithLockReturns() throws {
     let suite = TemporaryUserDefaults.makeSuiteName()
     let store = try #require(UserDefaults(suiteName: suite))
+    // NB: A stored value, so that loading writes no default: the default's write, synchronised
+    //     in the background, would make this change the second of a throttle interval if the
+    //     test ran later than that interval after the load.
+    store.set(0, forKey: "count")
     @Shared(.appStorage("count", store: store)) var count = 0
     $count.withLock { $0 = 7 }
     #expect(storedProperties(atPath: suite + ".plist")?["count"] as? Int == 7)

@@ -33,6 +33,18 @@ import Testing
     #expect(type(of: InMemoryKey<Int?>.inMemory("k")) == InMemoryKey<Int?>.self)
   }
 
+  /// `.fileSystem` is the program's storage; each `.fileSystem(…)` call makes a new one.
+  @Test func fileSystemStorages() {
+    let storages: [FileStorage] = [
+      .fileSystem,
+      .fileSystem(throttle: .zero),
+      .fileSystem(lockTimeout: .seconds(30)),
+      .fileSystem(throttle: .zero, lockTimeout: .zero),
+    ]
+    #expect(storages[0] == FileStorage.fileSystem)
+    #expect(Set(storages).count == storages.count)
+  }
+
   @Test func keysWithDefaults() {
     @Shared(.isHapticsEnabled) var isHapticsEnabled
     @SharedReader(.isHapticsEnabled) var reader

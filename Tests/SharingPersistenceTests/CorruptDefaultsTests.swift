@@ -1,8 +1,9 @@
 import Foundation
 import SharingCore
 import SharingDependencies
-import SharingPersistence
 import Testing
+
+@testable import SharingPersistence
 
 /// Values of the wrong type in user defaults, for every type `appStorage` supports: the
 /// default value is used, a load error names the key, and the stored value is left as it is
@@ -154,10 +155,33 @@ import Testing
     #expect(try keptFiles(of: file).map { try Data(contentsOf: $0) } == [garbage])
     try await $count.save()
     #expect(storedProperties(atPath: file.path)?["count"] as? Int == 2)
+    #expect(count == 2)
   }
 
-  /// A suite in the directory of temporary stores, with `contents` in its file if given.
-  private func storeWithFile(_ contents: Data?) throws -> (UserDefaults, URL) {
+  /// A value set directly, through a store of the package's, while the file is unparseable
+  /// is written even if Foundation's copy of the store, read before, held it already.
+  @Test func directSetWhileTheStoreFileIsUnparseableReachesTheDisk() async throws {
+    let (store, file) = try storeWithFile(nil, observed: true)
+    @Shared(.appStorage("count", store: store)) var count = 1
+    $count.withLock { $0 = 2 }
+    try await $count.save()
+    let draft = file.appendingPathExtension("new")
+    try Data("not a property list".utf8).write(to: draft)
+    #expect(rename(draft.path, file.path) == 0)
+    await expectEventually("the load error") { $count.loadError != nil }
+    store.set(2, forKey: "count")
+    await expectEventually("the value on disk") {
+      storedProperties(atPath: file.path)?["count"] as? Int == 2
+    }
+    #expect(count == 2)
+  }
+
+  /// A suite in the directory of temporary stores, with `contents` in its file if given; a
+  /// store of the package's class if `observed`, whose direct changes keys see at once.
+  private func storeWithFile(
+    _ contents: Data?,
+    observed: Bool = false
+  ) throws -> (UserDefaults, URL) {
     let suite = TemporaryUserDefaults.makeSuiteName()
     let file = URL(fileURLWithPath: suite + ".plist")
     try FileManager.default.createDirectory(
@@ -165,7 +189,8 @@ import Testing
       withIntermediateDirectories: true
     )
     if let contents { try contents.write(to: file) }
-    return (try #require(UserDefaults(suiteName: suite)), file)
+    let store = observed ? ObservedUserDefaults(suiteName: suite) : UserDefaults(suiteName: suite)
+    return (try #require(store), file)
   }
 
   private func keptFiles(of file: URL) throws -> [URL] {

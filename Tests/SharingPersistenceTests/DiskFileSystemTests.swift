@@ -112,6 +112,31 @@ import Testing
     }
   }
 
+  /// The first write of each file removes its temporary files that killed writes left behind,
+  /// once a minute old; the directory is listed once for all its files.
+  @Test func theFirstWriteOfEachFileRemovesItsAbandonedTemporaryFiles() async throws {
+    try await withDiskStorage { _, _, directory in
+      let names = ["a.json", "b.json"]
+      for name in names {
+        let abandoned = directory.file(".\(name).\(UUID().uuidString).tmp")
+        try bytes("{").write(to: abandoned)
+        try FileManager.default.setAttributes(
+          [.modificationDate: Date().addingTimeInterval(-120)],
+          ofItemAtPath: abandoned.path
+        )
+      }
+      // NB: Young enough to belong to a write in progress in another process.
+      let inProgress = ".b.json.\(UUID().uuidString).tmp"
+      try bytes("{").write(to: directory.file(inProgress))
+      for name in names {
+        @Shared(.fileStorage(directory.file(name))) var value = 0
+        $value.withLock { $0 = 1 }
+        try await $value.save()
+      }
+      #expect(try temporaryFiles(in: directory) == [inProgress])
+    }
+  }
+
   /// Only a privileged process can give a file to another owner; elsewhere the write makes
   /// the file its own, as any atomic replacement does.
   @Test(.enabled(if: geteuid() == 0, "needs a privileged process"))

@@ -179,13 +179,19 @@ import Testing
 /// temporary directory; pending writes are flushed before the directory is removed.
 ///
 /// The storage's pending writes are its own: a program-wide flush made by another test
-/// running in parallel does not write them.
+/// running in parallel does not write them. Coordinated keys wait at most `lockTimeout` for
+/// a lock held elsewhere.
 func withDiskStorage(
+  lockTimeout: Duration = FileStorage.defaultLockTimeout,
   _ body: (FileStorage, ManualWriteScheduler, TemporaryDirectory) async throws -> Void
 ) async throws {
   let scheduler = ManualWriteScheduler()
-  let storage = FileStorage.fileSystem(scheduler: scheduler, pendingWrites: PendingWrites())
-    .countingWrites()
+  let storage = FileStorage.fileSystem(
+    scheduler: scheduler,
+    lockTimeout: lockTimeout,
+    pendingWrites: PendingWrites()
+  )
+  .countingWrites()
   try await withTemporaryDirectory { directory in
     defer { storage.flushPendingWritesAndWait() }
     try await withDependencies {

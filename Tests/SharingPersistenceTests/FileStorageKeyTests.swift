@@ -160,12 +160,13 @@ import Testing
   }
 
   /// The bytes older swift-sharing versions wrote to create a file before watching it hold no
-  /// value.
-  @Test func swiftSharingStubIsNoValue() {
-    storage.simulateExternalWrite(bytes("__swift-sharing_empty_file__"), to: url)
+  /// value, and are emptied, as swift-sharing empties them.
+  @Test func swiftSharingStubIsNoValueAndIsEmptied() {
+    storage.simulateExternalWrite(bytes("co.pointfree.Sharing.FileStorage.stub"), to: url)
     @Shared(.fileStorage(url)) var count = 42
     #expect(count == 42)
     #expect($count.loadError == nil)
+    #expect(storage.contents(of: url) == Data())
   }
 
   /// As in swift-sharing, a test reads the file right after a change.

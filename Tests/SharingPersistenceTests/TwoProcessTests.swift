@@ -103,6 +103,23 @@ import Testing
     }
   }
 
+  /// Two processes, each changing one file from 16 threads at once, then flushing: each
+  /// ends holding what the file holds, rather than a value it held long before, which its
+  /// next write would put back over every change made since.
+  @Test(arguments: 1...2)
+  func processesChangingAFileFromManyThreadsConvergeAfterAFlush(run: Int) async throws {
+    try await withLiveFileSystem { directory in
+      let url = directory.file("count.json")
+      let (aDone, bDone) = (directory.file("a-done"), directory.file("b-done"))
+      let a = try Probe.start(["file-threads", url.path, "16", "1500", aDone.path, bDone.path])
+      let b = try Probe.start(["file-threads", url.path, "16", "1500", bDone.path, aDone.path])
+      for (name, process) in [("a", a), ("b", b)] {
+        let finished = await Probe.finish(process)
+        #expect(finished.status == 0, "\(name): \(finished.standardError)")
+      }
+    }
+  }
+
   // MARK: Two processes, user defaults
 
   /// Taking turns on one defaults key.

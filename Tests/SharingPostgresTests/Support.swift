@@ -1,5 +1,6 @@
 import Foundation
 import PostgresTestSupport
+import SharingCore
 import SharingDependencies
 import SharingPostgres
 import TestSupport
@@ -47,6 +48,20 @@ struct TestTable {
     .server(cluster.connectionString, table: name, throttle: throttle)
   }
 
+  /// A database of the table with settings of its own, reached through a relay, say.
+  func database(
+    _ connectionString: String,
+    configure: (inout PostgresDatabase.Configuration) -> Void = { _ in }
+  ) -> PostgresDatabase {
+    var configuration = PostgresDatabase.Configuration(
+      connectionString,
+      table: name,
+      throttle: .zero
+    )
+    configure(&configuration)
+    return .server(configuration)
+  }
+
   /// Runs `operation` with the table's database as the default: keys created in it live there.
   func withDatabase<R>(_ operation: () async throws -> R) async rethrows -> R {
     try await withDependencies {
@@ -89,6 +104,16 @@ enum Probe {
     try program.start([command, table.cluster.connectionString, table.name] + arguments)
   }
 
+  /// Starts the probe on a table, reaching the server through `connectionString`.
+  static func start(
+    _ command: String,
+    connectionString: String,
+    table: String,
+    _ arguments: [String]
+  ) throws -> Started {
+    try program.start([command, connectionString, table] + arguments)
+  }
+
   /// Waits for a started probe; kills it and records an issue past `timeout`. Returns its
   /// exit status and standard error.
   static func finish(
@@ -101,5 +126,17 @@ enum Probe {
       return (-1, "")
     }
     return (run.status, run.standardError)
+  }
+}
+
+/// Saves a value with a key, as ``/SharingCore/Shared/save()`` does, without a shared value
+/// (whose subscription would use connections of its own).
+func save<Value>(_ value: Value, with key: PostgresKey<Value>) async throws {
+  try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+    key.save(
+      value,
+      context: .userInitiated,
+      continuation: SaveContinuation { done.resume(with: $0) }
+    )
   }
 }

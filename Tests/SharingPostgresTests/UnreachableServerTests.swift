@@ -11,6 +11,7 @@ import Testing
       $0.defaultPostgresDatabase = database
     } operation: {
       @Shared(.postgres("count")) var count = 1
+      await eventually("the load error") { $count.loadError != nil }
       let loadError = try #require($count.loadError as? PostgresError)
       #expect(loadError.message.contains("/nonexistent/sharing-postgres"))
       $count.withLock { $0 = 2 }

@@ -7,6 +7,11 @@ public struct Deadlock: Error {}
 ///
 /// Unlike a task group, it does not wait for an operation stuck on a lock: it reports the
 /// failure and throws ``Deadlock``, leaving the stuck operation behind.
+///
+/// The bound is `seconds` in which the task pool ran the watchdog, not seconds of the clock:
+/// while other work holds every thread of the pool (a long synchronous test, the tasks of a
+/// stress test, or a machine too busy to run them), the operation cannot run either, and a
+/// clock would find it overdue the moment the pool is free again.
 public func withWatchdog<R: Sendable>(
   seconds: Int = 60,
   fileID: StaticString = #fileID,
@@ -27,7 +32,10 @@ public func withWatchdog<R: Sendable>(
     }
     timer.withLock {
       $0 = Task {
-        try? await Task.sleep(for: .seconds(seconds))
+        for _ in 0..<seconds {
+          try? await Task.sleep(for: .seconds(1))
+          if Task.isCancelled { return }
+        }
         resume(nil)
       }
     }

@@ -52,7 +52,7 @@ let options = Options(Array(CommandLine.arguments.dropFirst()))
 let suites: [() -> Suite] = [
   coreSuite, neverReadSuite, creationSuite, memorySuite, valueSizeSuite, observationSuite,
   keyedSuite, fileStorageRecordsSuite, fileStorageBurstSuite, fileStorageLatencySuite,
-  fileStorageLoadSuite, coordinatedSuite, coordinatedFileSuite,
+  fileStorageLoadSuite, fileStorageDirectorySuite, coordinatedSuite, coordinatedFileSuite,
 ]
 
 let measurement = Measurement(runs: options.runs)

@@ -12,10 +12,10 @@ enum Benchmark {
     iterating `$value.values`, reports the new value; the latency is the time from the
     `withLock` call to that playback, read on the machine's monotonic clock in both processes.
     The first 20 changes warm up and are not counted. Coordinated increments: 4 processes
-    each run the given number of `withTransaction { $0 += 1 }` on one coordinated key (BEGIN,
-    insert if missing, SELECT … FOR UPDATE, UPDATE, COMMIT), all started together; the rate
-    is the total over the wall time from the first start to the last exit, process start-up
-    included.
+    each run the given number of `withTransaction { $0 += 1 }` on one coordinated key (two
+    round trips: BEGIN, insert if missing, SELECT … FOR UPDATE, draw the version; then UPDATE,
+    COMMIT and the notification), all started together; the rate is the total over the wall
+    time from the first start to the last exit, process start-up included.
     """
 
   /// Commit-to-playback latencies in milliseconds.
@@ -65,17 +65,25 @@ enum Benchmark {
   }
 }
 
-/// This executable, run as another process; its standard output is read line by line.
+/// This executable, run as another process; its standard output is read line by line, and
+/// lines can be written to its standard input.
 final class Child {
   private let process = Process()
   private let output = Pipe()
+  private let input = Pipe()
   private var buffer = Data()
 
   init(_ arguments: [String]) throws {
     process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).absoluteURL
     process.arguments = arguments
     process.standardOutput = output
+    process.standardInput = input
     try process.run()
+  }
+
+  /// Writes a line to its standard input.
+  func send(_ line: String) {
+    input.fileHandleForWriting.write(Data("\(line)\n".utf8))
   }
 
   /// The next line it printed, or `nil` at the end.

@@ -2,9 +2,12 @@
 // listens on 127.0.0.1 with the server's default durability (fsync on). Run by
 // scripts/benchmark-postgres; the same executable plays the other processes.
 //
-//   PostgresBenchmarks [--changes <n>] [--increments <n>]
+//   PostgresBenchmarks [--changes <n>] [--increments <n>] [--seconds <n>]
 //   PostgresBenchmarks watch <connection> <table> <count>        (a second process)
 //   PostgresBenchmarks increment <connection> <table> <count>    (one of four processes)
+//   PostgresBenchmarks write <connection> <table> <i> <seconds> listening|quiet
+//                                                                (one of 16 writers)
+//   PostgresBenchmarks coordinate <connection> <table> <seconds> (one of 4 changers)
 
 import Foundation
 import PostgresTestSupport
@@ -24,6 +27,17 @@ func monotonicNanoseconds() -> UInt64 {
 /// Prints a line at once, even into a pipe.
 func say(_ line: String) {
   FileHandle.standardOutput.write(Data("\(line)\n".utf8))
+}
+
+/// Saves a value with a key, as `save()` does, and returns once it is committed.
+func save(_ value: Int, with key: PostgresKey<Int>) async throws {
+  try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+    key.save(
+      value,
+      context: .userInitiated,
+      continuation: SaveContinuation { done.resume(with: $0) }
+    )
+  }
 }
 
 func useDatabase(_ connection: String, _ table: String) {
@@ -52,19 +66,57 @@ case "increment":
     try key.withTransaction(&value) { $0 += 1 }
   }
 
+case "write":
+  // Says "ready" once connected, then on "go" writes its own key for the seconds given, and
+  // prints how many writes it committed.
+  useDatabase(arguments[1], arguments[2])
+  let name = "w-\(arguments[3])"
+  let held = arguments[5] == "listening" ? SharedReader(wrappedValue: 0, .postgres(name)) : nil
+  let key: PostgresKey<Int> = .postgres(name)
+  try await save(0, with: key)
+  say("ready")
+  _ = readLine()
+  let end = ContinuousClock.now + .seconds(Int(arguments[4]) ?? 10)
+  var count = 0
+  while ContinuousClock.now < end {
+    count += 1
+    try await save(count, with: key)
+  }
+  say("\(count)")
+  _ = held
+
+case "coordinate":
+  // Says "ready" once connected, then on "go" changes the coordinated key for the seconds
+  // given, prints how many changes it made, and exits on the next line.
+  useDatabase(arguments[1], arguments[2])
+  let key: CoordinatedPostgresKey<Int> = .postgres("count", .coordinated)
+  var value = 0
+  try key.withTransaction(&value) { $0 += 1 }
+  say("ready")
+  _ = readLine()
+  let end = ContinuousClock.now + .seconds(Int(arguments[3]) ?? 10)
+  var count = 0
+  while ContinuousClock.now < end {
+    try key.withTransaction(&value) { $0 += 1 }
+    count += 1
+  }
+  say("\(count)")
+  _ = readLine()
+
 default:
   let options = Dictionary(
     stride(from: 0, to: arguments.count - 1, by: 2).map { (arguments[$0], arguments[$0 + 1]) }
   ) { $1 }
   let changes = Int(options["--changes"] ?? "") ?? 300
   let increments = Int(options["--increments"] ?? "") ?? 500
+  let seconds = Int(options["--seconds"] ?? "") ?? 10
   // NB: Removed at the end, or when the program exits after an error.
   let cluster = try await PostgresCluster.start(listensOnLoopback: true, fsync: true)
   let version = try cluster.psql("SHOW server_version")
-  print("SharingPostgres benchmarks: PostgreSQL \(version), TCP on 127.0.0.1, fsync on")
-  print("")
+  say("SharingPostgres benchmarks: PostgreSQL \(version), TCP on 127.0.0.1, fsync on")
+  say("")
   let latencies = try await Benchmark.playbackLatencies(cluster, changes: changes)
-  print(
+  say(
     String(
       format: "commit-to-playback latency, 2 processes, %d changes: p50 %.2f ms, p99 %.2f ms",
       changes,
@@ -73,7 +125,7 @@ default:
     )
   )
   let (rate, total, stored) = try Benchmark.coordinatedIncrements(cluster, each: increments)
-  print(
+  say(
     String(
       format: "coordinated increments, 4 processes: %.0f per second (%d made, %@ stored)",
       rate,
@@ -81,7 +133,48 @@ default:
       stored
     )
   )
-  print("")
-  print(Benchmark.method)
+  let quiet = try Benchmark.ownKeyCommits(cluster, seconds: seconds, listening: false)
+  let commits = try Benchmark.ownKeyCommits(cluster, seconds: seconds, listening: true)
+  let pgbench = try Benchmark.pgbenchUpdates(cluster, seconds: seconds)
+  say(
+    String(
+      format:
+        "commits, 16 processes on keys of their own, each listening: %.0f per second (%.1f× 680; "
+        + "%.0f%% of pgbench)",
+      commits,
+      commits / 680,
+      100 * commits / pgbench
+    )
+  )
+  say(
+    String(
+      format: "commits, 16 processes on keys of their own, none listening: %.0f per second "
+        + "(%.0f%% of pgbench)",
+      quiet,
+      100 * quiet / pgbench
+    )
+  )
+  say(String(format: "pgbench plain UPDATE, 16 clients: %.0f per second", pgbench))
+  let notifying = try Benchmark.pgbenchUpdates(cluster, seconds: seconds, notifying: true)
+  say(
+    String(
+      format: "pgbench UPDATE with a trigger notifying each row, 16 clients: %.0f per second",
+      notifying
+    )
+  )
+  let slow = try Benchmark.coordinatedChangesOverASlowNetwork(cluster, seconds: seconds)
+  say(
+    String(
+      format: "coordinated changes, 4 processes, one key, 25 ms each way: %.1f per second, "
+        + "%.2f round trips per change (%@ stored)",
+      slow.rate,
+      slow.roundTrips,
+      slow.stored
+    )
+  )
+  say("")
+  say(Benchmark.method)
+  say("")
+  say(Benchmark.scaleMethod)
   await cluster.remove()
 }

@@ -84,11 +84,13 @@ import Testing
     )
   }
 
-  @Test func unreachableDatabaseIsALoadError() {
-    withDependencies {
+  @Test func unreachableDatabaseIsALoadError() async {
+    await withDependencies {
       $0.defaultPostgresDatabase = .server("host=/nonexistent/flags")
     } operation: {
-      #expect(FeatureFlags().loadError is PostgresError)
+      let flags = FeatureFlags()
+      await flags.load()
+      #expect(flags.loadError is PostgresError)
     }
   }
 }

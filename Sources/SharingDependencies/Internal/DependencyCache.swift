@@ -5,8 +5,6 @@ final class DependencyCache: Sendable {
 
   private struct Slot: Hashable {
     let key: ObjectIdentifier
-    // NB: The context's position, not the context, which hashes and compares its raw value:
-    //     a string.
     let context: Int
 
     init(key: ObjectIdentifier, context: DependencyContext) {
@@ -25,8 +23,8 @@ final class DependencyCache: Sendable {
     let scope: DependencyValues.CacheScope
   }
 
-  // NB: Values resolved outside any scope (live code, previews) are kept apart from those
-  //     of tests: looking one up hashes two words, not a scope holding an 'AnyHashable'.
+  /// The cached values: those resolved outside any scope (live code, previews) apart from
+  /// those of tests.
   private struct State {
     var unscoped: [Slot: DependencyValues.Override] = [:]
     var scoped: [ScopedSlot: DependencyValues.Override] = [:]

@@ -1,5 +1,5 @@
-// NB: Public: the lock is taken in code inlined into other modules; the compiler refuses a
-//     package import for the types of a `@usableFromInline` property.
+// Public: the lock is taken in code inlined into other modules, and the compiler refuses a
+// package import for the types of a `@usableFromInline` property.
 public import Synchronization
 
 /// A mutual-exclusion lock: `Synchronization.Mutex` plus a handoff that ThreadSanitizer can
@@ -9,11 +9,9 @@ public import Synchronization
 /// priority-inheriting futex), so ThreadSanitizer sees no synchronisation and reports races
 /// on state the lock guards. An acquiring load after locking and a releasing store before
 /// unlocking give it the happens-before edge; on x86 and ARM both are plain moves.
-// NB: Inlinable, as 'Locked' is: a lock taken in another module is then specialised for the
-//     result its body returns, rather than going through an unspecialised generic call.
 @usableFromInline
 package struct Lock: ~Copyable, @unchecked Sendable {
-  // NB: Unchecked: both members are thread-safe; the struct only combines them.
+  // Unchecked: both members are thread-safe; the struct only combines them.
   @usableFromInline let mutex = Mutex<Void>(())
   @usableFromInline let handoff = Atomic<Int>(0)
 
@@ -51,11 +49,9 @@ package struct Lock: ~Copyable, @unchecked Sendable {
 /// except as a copy returned by the body.
 @usableFromInline
 package final class Locked<Value>: @unchecked Sendable {
-  // NB: Unchecked: 'value' is only accessed with 'lock' held.
+  // Unchecked, and so are the exclusivity checks of 'value': it is only accessed with 'lock'
+  // held, which already excludes overlapping accesses.
   @usableFromInline let lock = Lock()
-  // NB: Unchecked exclusivity: 'value' is only accessed with 'lock' held, which already
-  //     excludes overlapping accesses; the runtime's check cost about 80 instructions per
-  //     access.
   @usableFromInline @exclusivity(unchecked) var value: Value
 
   package init(_ value: Value) {

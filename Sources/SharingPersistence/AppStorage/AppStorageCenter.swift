@@ -133,6 +133,7 @@ final class AppStorageCenter: Sendable {
         keepUnreadableValue(forKey: key, in: &record)
         ObservedUserDefaults.$isWritingForKey.withValue(true) {
           if let object {
+            forgetCopy(ofKey: key, in: record)
             store.base.set(object, forKey: key)
           } else {
             // NB: Not 'set(nil, forKey:)': on Linux it resolves to the 'URL?' overload,
@@ -173,7 +174,10 @@ final class AppStorageCenter: Sendable {
     let effects = state.withLock { state -> Effects in
       // NB: Recorded even when no key uses the store, so that it is still written to disk
       //     soon and at exit.
-      ObservedUserDefaults.$isWritingForKey.withValue(true, operation: change)
+      ObservedUserDefaults.$isWritingForKey.withValue(true) {
+        if !isRemoval, let record = state.records[store] { forgetCopy(ofKey: key, in: record) }
+        change()
+      }
       return withRecord(of: store, in: &state) { record in
         var effects = Effects()
         let step = record.state.changed(
@@ -227,6 +231,17 @@ final class AppStorageCenter: Sendable {
     var record = Record(store: store, file: DefaultsFile.of(store.base))
     checkFile(of: &record)
     return record
+  }
+
+  /// Removes a key from Foundation's copy of a store whose file cannot be read, so that the
+  /// value set next is written even if it equals that copy.
+  ///
+  /// Foundation ignores a value equal to its copy, which may have been read before the file
+  /// became unreadable, and its synchronisation then writes nothing: the file would keep its
+  /// unreadable bytes while the save succeeded. Call with ``ObservedUserDefaults`` writing.
+  func forgetCopy(ofKey key: String, in record: Record) {
+    guard record.state.fileError != nil else { return }
+    record.store.base.removeObject(forKey: key)
   }
 
   func keepUnreadableValue(forKey key: String, in record: inout Record) {

@@ -30,7 +30,7 @@ enum CorruptFile {
     {
       attempt += 1
     }
-    // NB: With the file's permissions: the bytes of a private file stay private.
+    // With the file's permissions: the bytes of a private file stay private.
     let preserved = preservationURL(for: url, at: date, attempt: attempt)
     try backend.write(data, to: preserved, permissionsOf: url)
     return preserved

@@ -18,7 +18,12 @@ struct FileIO: TransactionalRecordIO {
   let uses: FileUses
 
   func read() throws -> StoredSnapshot<Data> {
-    snapshot(of: try backend.contents(of: url))
+    let bytes = try backend.contents(of: url)
+    // NB: Older swift-sharing versions left these bytes for "no value": the file is emptied,
+    //     as swift-sharing empties it.
+    guard bytes == FileContents.swiftSharingStub, (try? backend.write(Data(), to: url)) != nil
+    else { return snapshot(of: bytes) }
+    return snapshot(of: Data())
   }
 
   private func snapshot(of bytes: Data?) -> StoredSnapshot<Data> {
@@ -37,8 +42,14 @@ struct FileIO: TransactionalRecordIO {
     uses.removeAbandonedTemporaryFilesOnce { backend.removeAbandonedTemporaryFiles(of: url) }
   }
 
+  /// Watches the file; on the real disk, a file that does not exist, or no longer does, is
+  /// created empty first, as swift-sharing does.
   func watch(_ onChange: @escaping @Sendable (Data?) -> Void) -> any RecordWatch {
-    backend.watch(url) { onChange(nil) }
+    backend.createEmptyFileIfMissing(at: url)
+    return backend.watch(url) { [backend, url] in
+      backend.createEmptyFileIfMissing(at: url)
+      onChange(nil)
+    }
   }
 
   /// An ``UnreadableFileError``: a file that cannot be read is never overwritten, and one

@@ -50,7 +50,8 @@ public struct FileStorage: Hashable, Sendable {
   /// written, and pending writes are flushed when the process exits normally. Each write
   /// replaces the file atomically, keeping its permission bits; through a symbolic link, it
   /// replaces the file the link leads to, and the link stays. Changes made to the file by
-  /// anything else are played back to every shared value using it.
+  /// anything else are played back to every shared value using it. A lock another program
+  /// holds on a coordinated file is waited for at most ``defaultLockTimeout``.
   public static let fileSystem = FileStorage(
     backend: DiskFileSystem(),
     scheduler: DispatchWriteScheduler.shared,
@@ -72,7 +73,20 @@ public struct FileStorage: Hashable, Sendable {
     )
   }
 
-  /// The real file system, with another interval between throttled writes.
+  /// How long a coordinated key waits for a file's lock while another program holds it,
+  /// unless its storage says otherwise: 5 seconds.
+  ///
+  /// A change holds the lock for one read and one `fsync`ed write, a few milliseconds; even
+  /// behind a dozen processes changing the file in turn, a change waits well under a second.
+  /// A wait of several seconds means the holder is stuck (stopped in a debugger, suspended,
+  /// or a script holding the lock with `flock`): the change, or the load, then fails with
+  /// ``/SharingCore/Shared/saveError`` or ``/SharingCore/Shared/loadError`` instead of
+  /// freezing the thread that made it. Choose another bound with
+  /// ``fileSystem(throttle:lockTimeout:)``.
+  public static let defaultLockTimeout: Duration = .seconds(5)
+
+  /// The real file system, with another interval between throttled writes, or another bound
+  /// on the wait for a coordinated file's lock.
   ///
   /// ```swift
   /// prepareDependencies {
@@ -83,12 +97,20 @@ public struct FileStorage: Hashable, Sendable {
   /// Each call makes a new storage: create one and keep it. A key can still ask for its own
   /// interval, with ``SharingCore/SharedReaderKey/fileStorage(_:throttle:decoder:encoder:)``.
   ///
-  /// - Parameter throttle: The least time between two throttled writes of a file; zero
-  ///   writes every change through, before the change returns.
+  /// - Parameters:
+  ///   - throttle: The least time between two throttled writes of a file; zero writes every
+  ///     change through, before the change returns.
+  ///   - lockTimeout: The longest a coordinated key
+  ///     (``SharingCore/SharedReaderKey/fileStorage(_:_:decoder:encoder:)``) waits for its
+  ///     file's lock while another program holds it. Past it, the change is not made and
+  ///     ``/SharingCore/Shared/saveError`` says so (a load: ``/SharingCore/Shared/loadError``).
   /// - Returns: A file storage on the real file system.
-  public static func fileSystem(throttle: Duration) -> FileStorage {
+  public static func fileSystem(
+    throttle: Duration = .seconds(1),
+    lockTimeout: Duration = defaultLockTimeout
+  ) -> FileStorage {
     FileStorage(
-      backend: DiskFileSystem(),
+      backend: DiskFileSystem(lockTimeout: lockTimeout),
       scheduler: DispatchWriteScheduler.shared,
       throttle: throttle,
       pendingWrites: .shared
@@ -113,13 +135,16 @@ public struct FileStorage: Hashable, Sendable {
   /// - Parameters:
   ///   - scheduler: The clock and timer of throttled writes.
   ///   - throttle: The least time between two throttled writes of a file.
+  ///   - lockTimeout: The longest a coordinated key waits for its file's lock while another
+  ///     program holds it; see ``fileSystem(throttle:lockTimeout:)``.
   /// - Returns: A file storage on the real file system.
   public static func fileSystem(
     scheduler: some WriteScheduler,
-    throttle: Duration = .seconds(1)
+    throttle: Duration = .seconds(1),
+    lockTimeout: Duration = defaultLockTimeout
   ) -> FileStorage {
     FileStorage(
-      backend: DiskFileSystem(),
+      backend: DiskFileSystem(lockTimeout: lockTimeout),
       scheduler: scheduler,
       throttle: throttle,
       pendingWrites: .shared
@@ -168,10 +193,11 @@ public struct FileStorage: Hashable, Sendable {
   package static func fileSystem(
     scheduler: some WriteScheduler,
     throttle: Duration = .seconds(1),
+    lockTimeout: Duration = defaultLockTimeout,
     pendingWrites: PendingWrites
   ) -> FileStorage {
     FileStorage(
-      backend: DiskFileSystem(),
+      backend: DiskFileSystem(lockTimeout: lockTimeout),
       scheduler: scheduler,
       throttle: throttle,
       pendingWrites: pendingWrites
@@ -327,9 +353,9 @@ public struct FileStorage: Hashable, Sendable {
         machine: RecordStateMachine(interval: throttle),
         scheduler: scheduler,
         pendingWrites: pendingWrites,
-        // NB: The disk's changes are played back as soon as they are noticed: only the
-        //     virtual file system's simulated ones wait for the scheduler, which a test
-        //     controls.
+        // The disk's changes are played back as soon as they are noticed: only the
+        // virtual file system's simulated ones wait for the scheduler, which a test
+        // controls.
         schedulesPlayback: backend is InMemoryFileSystem
       ) { [weak self] file in
         self?.files.remove(url, ifIdenticalTo: file) { $0.confirmRelease() }

@@ -141,8 +141,8 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
       case .migrated(let value):
         file.markDecodable()
         guard !isCoordinated else {
-          // NB: Under the lock, and only over the bytes migrated: a change another process
-          //     made meanwhile is newer.
+          // Under the lock, and only over the bytes migrated: a change another process
+          // made meanwhile is newer.
           writeBack(
             Result {
               try file.transaction { [encode] current in
@@ -152,7 +152,7 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
           )
           return .success(value)
         }
-        // NB: Written back at once, so that the value is migrated once, not at every load.
+        // Written back at once, so that the value is migrated once, not at every load.
         file.save(
           { [encode] in try encode(value) },
           urgency: .immediate,
@@ -161,8 +161,8 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
         return .success(value)
       }
     } catch {
-      // NB: A condition of the data, not a programmer error: 'loadError' says it, and the
-      //     bytes are kept aside before the file is next written.
+      // A condition of the data, not a programmer error: 'loadError' says it, and the
+      // bytes are kept aside before the file is next written.
       file.markUndecodable(contents)
       return .failure(error)
     }

@@ -34,7 +34,7 @@ struct StoredFormat<Value>: Sendable {
     encode: @escaping @Sendable (Value) throws -> Data
   ) {
     self.version = version.map { max($0, 1) }
-    // NB: The last migration listed for a version wins, as the last assignment would.
+    // The last migration listed for a version wins, as the last assignment would.
     self.migrations = Dictionary(migrations.map { ($0.version, $0) }) { $1 }
     self.isJSON = isJSON
     self.decodeValue = decode

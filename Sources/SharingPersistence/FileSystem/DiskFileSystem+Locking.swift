@@ -20,61 +20,106 @@ extension DiskFileSystem {
   /// the lock still sees a whole file, which writes replace by renaming. The kernel releases
   /// the lock when the process ends, however it ends.
   ///
+  /// The lock file must be a regular file: a symbolic link there is never followed, nor
+  /// created through, and a FIFO is never waited on. Another holder is waited for at most
+  /// ``lockTimeout``.
+  ///
   /// A thread that holds the lock file's lock, for this path or another leading to the same
   /// file, gets a ``FileLock/isReentry`` lock at once.
   func lock(_ url: URL, exclusive: Bool) throws -> FileLock {
-    let lockURL = Self.lockURL(of: url)
+    let lockURL = try Self.lockURL(of: url)
     // NB: 'flock' locks of one process conflict when made through two descriptors: the
     //     holder asking again would wait for itself.
     return try Self.holders.lock(lockURL.path) {
-      try Self.takeLock(lockURL, of: url, exclusive: exclusive)
+      do {
+        return try Self.takeLock(lockURL, exclusive: exclusive, timeout: lockTimeout)
+      } catch {
+        throw FileLockError(url: url, lockURL: lockURL, cause: error)
+      }
     }
   }
 
   /// The locks of lock files held by the threads of the process.
   private static let holders = FileLockHolders<String>()
 
-  /// Takes the `flock` of `lockURL`, the lock file of `url`, waiting as long as it takes.
+  /// Takes the `flock` of the lock file at `lockURL`, waiting at most `timeout`.
   private static func takeLock(
     _ lockURL: URL,
-    of url: URL,
-    exclusive: Bool
+    exclusive: Bool,
+    timeout: Duration
   ) throws -> FileLock {
-    var descriptor = Self.openLockFile(lockURL, creating: exclusive)
+    var descriptor = openLockFile(lockURL, creating: exclusive)
     if descriptor < 0, errno == ENOENT || errno == ENOTDIR {
       guard exclusive else { return FileLock {} }
-      // NB: As a write makes the file's directory, and failing for the same reason.
+      // As a write makes the file's directory, and failing for the same reason.
       try FileManager.default.createDirectory(
         at: lockURL.deletingLastPathComponent(),
         withIntermediateDirectories: true
       )
-      descriptor = Self.openLockFile(lockURL, creating: true)
+      descriptor = openLockFile(lockURL, creating: true)
     }
     guard descriptor >= 0 else {
-      throw FileLockError(url: url, lockURL: lockURL, cause: Self.posixError(errno))
+      let code = errno
+      throw nonRegularFile(at: lockURL, opening: code) ?? posixError(code)
     }
-    while flock(descriptor, exclusive ? LOCK_EX : LOCK_SH) != 0 {
-      guard errno == EINTR else {
-        let error = Self.posixError(errno)
-        close(descriptor)
-        throw FileLockError(url: url, lockURL: lockURL, cause: error)
-      }
+    var info = stat()
+    let isStated = fstat(descriptor, &info) == 0
+    guard isStated, info.st_mode & S_IFMT == S_IFREG else {
+      let error: any Error =
+        isStated ? UnusableLockFileError(found: describe(info.st_mode)) : posixError(errno)
+      close(descriptor)
+      throw error
     }
-    // NB: Closing the descriptor releases the lock.
-    let locked = descriptor
+    let locked = try takeFlock(
+      descriptor,
+      of: lockURL.path,
+      exclusive: exclusive,
+      timeout: timeout
+    )
+    // Closing the descriptor releases the lock.
     return FileLock { close(locked) }
   }
 
   /// The lock file of `url`.
-  static func lockURL(of url: URL) -> URL {
-    let destination = destination(of: url)
+  ///
+  /// - Throws: A ``ProtectedSymbolicLinkError`` if a link leading to the file must not be
+  ///   followed.
+  static func lockURL(of url: URL) throws -> URL {
+    let destination = try destination(of: url)
     return destination.deletingLastPathComponent()
       .appendingPathComponent(".\(destination.lastPathComponent).lock")
   }
 
-  // NB: Read-only: 'flock' needs no more, and a lock file made by another user can be
-  //     opened by anyone who can read it.
+  // Read-only: 'flock' needs no more, and a lock file made by another user can be
+  // opened by anyone who can read it. Non-blocking, so that opening a FIFO returns.
   private static func openLockFile(_ url: URL, creating: Bool) -> Int32 {
-    open(url.path, O_RDONLY | O_CLOEXEC | (creating ? O_CREAT : 0), 0o644)
+    open(
+      url.path,
+      O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | (creating ? O_CREAT : 0),
+      0o644
+    )
+  }
+
+  /// Why the lock file at `url` could not be opened with `code`, when it is a symbolic link,
+  /// which `O_NOFOLLOW` refuses with `ELOOP`.
+  private static func nonRegularFile(at url: URL, opening code: Int32) -> (any Error)? {
+    var info = stat()
+    guard code == ELOOP, lstat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else {
+      return nil
+    }
+    return UnusableLockFileError(found: describe(info.st_mode))
+  }
+
+  /// What kind of file `mode` describes, with its article.
+  private static func describe(_ mode: mode_t) -> String {
+    switch mode & S_IFMT {
+    case S_IFLNK: "a symbolic link"
+    case S_IFIFO: "a FIFO"
+    case S_IFDIR: "a directory"
+    case S_IFSOCK: "a socket"
+    case S_IFCHR: "a character device"
+    case S_IFBLK: "a block device"
+    default: "of an unknown type"
+    }
   }
 }

@@ -16,17 +16,20 @@ import SharingDependencies
 ///
 /// A file reached through symbolic links is written where they lead: the link stays a link,
 /// and the file it leads to is replaced with the same permission bits (and, where allowed,
-/// the same owner) it had.
+/// the same owner) it had. A link another user made in a sticky, world-writable directory is
+/// not followed (see ``ProtectedSymbolicLinkError``).
 struct DiskFileSystem: FileSystemBackend {
   /// What notices changes to the files.
   var watcher = FileWatcher.shared
+  /// The longest ``lock(_:exclusive:)`` waits for a lock held elsewhere.
+  var lockTimeout: Duration = FileStorage.defaultLockTimeout
 
   func contents(of url: URL) throws -> Data? {
-    // NB: Non-blocking, so that a FIFO in place of the file is refused below rather than
-    //     blocking until some writer opens it; reads of a regular file never block anyway.
-    let descriptor = open(url.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    // Non-blocking, so that a FIFO in place of the file is refused below rather than
+    // blocking until some writer opens it; reads of a regular file never block anyway.
+    let descriptor = open(try Self.destination(of: url).path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard descriptor >= 0 else {
-      // NB: A file where a parent directory should be also means there is no such file.
+      // A file where a parent directory should be also means there is no such file.
       if errno == ENOENT || errno == ENOTDIR { return nil }
       throw Self.posixError(errno)
     }
@@ -48,12 +51,12 @@ struct DiskFileSystem: FileSystemBackend {
   }
 
   func write(_ data: Data, to url: URL, permissionsOf template: URL?) throws {
-    let url = Self.destination(of: url)
+    let url = try Self.destination(of: url)
     let directory = url.deletingLastPathComponent()
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    // NB: The temporary file lives in the target's directory so that 'rename' stays on one
-    //     file system and replaces the target atomically: readers see the old or the new
-    //     bytes, never a torn file.
+    // The temporary file lives in the target's directory so that 'rename' stays on one
+    // file system and replaces the target atomically: readers see the old or the new
+    // bytes, never a torn file.
     let temporary = directory.appendingPathComponent(
       ".\(url.lastPathComponent).\(UUID().uuidString).tmp"
     )
@@ -63,8 +66,8 @@ struct DiskFileSystem: FileSystemBackend {
     }
     let keepsPermissions =
       isRegularFile(url.path) || template.map { isRegularFile($0.path) } == true
-    // NB: Created readable by its owner only when it takes another file's permissions, so that
-    //     the bytes of a private file are never readable by others, even in the temporary file.
+    // Created readable by its owner only when it takes another file's permissions, so that
+    // the bytes of a private file are never readable by others, even in the temporary file.
     let descriptor = open(
       temporary.path,
       O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
@@ -73,7 +76,7 @@ struct DiskFileSystem: FileSystemBackend {
     guard descriptor >= 0 else { throw Self.posixError(errno) }
     do {
       if keepsPermissions {
-        // NB: Best effort: only a privileged process can give a file to another owner.
+        // Best effort: only a privileged process can give a file to another owner.
         if existing.st_uid != geteuid() || existing.st_gid != getegid() {
           _ = fchown(descriptor, existing.st_uid, existing.st_gid)
         }
@@ -82,7 +85,7 @@ struct DiskFileSystem: FileSystemBackend {
         }
       }
       try Self.writeAll(data, to: descriptor)
-      // NB: Flushed before the rename, so a crash right after it cannot leave an empty file.
+      // Flushed before the rename, so a crash right after it cannot leave an empty file.
       guard fsync(descriptor) == 0 else { throw Self.posixError(errno) }
     } catch {
       close(descriptor)
@@ -97,17 +100,36 @@ struct DiskFileSystem: FileSystemBackend {
     }
   }
 
-  /// Where writes to `url` go: the file its symbolic links lead to, followed one by one, or
-  /// `url` itself if it is not a link, or its links form a loop (which a write then replaces).
-  static func destination(of url: URL) -> URL {
+  /// Where reads and writes of `url` go: the file its symbolic links lead to, followed one
+  /// by one, or `url` itself if it is not a link, or its links form a loop (which a write then
+  /// replaces).
+  ///
+  /// - Throws: A ``ProtectedSymbolicLinkError`` for a link that must not be followed.
+  static func destination(of url: URL) throws -> URL {
     var path = url.path
-    // NB: As many links as the kernel follows before it reports a loop.
+    // As many links as the kernel follows before it reports a loop.
     for _ in 0..<40 {
       guard let link = symbolicLink(at: path) else { return URL(fileURLWithPath: path) }
+      try checkMayFollow(linkAt: path)
       let directory = (path as NSString).deletingLastPathComponent
       path = link.hasPrefix("/") ? link : (directory as NSString).appendingPathComponent(link)
     }
     return url
+  }
+
+  /// Refuses to follow the link at `path` when Linux's `fs.protected_symlinks` would: when
+  /// it is in a sticky, world-writable directory, and belongs neither to this process's
+  /// user nor to the directory's owner.
+  private static func checkMayFollow(linkAt path: String) throws {
+    var link = stat()
+    var directory = stat()
+    // A link that cannot be examined is followed: the call that follows it fails too.
+    guard lstat(path, &link) == 0, link.st_uid != geteuid(),
+      stat((path as NSString).deletingLastPathComponent, &directory) == 0,
+      directory.st_mode & (S_ISVTX | S_IWOTH) == S_ISVTX | S_IWOTH,
+      directory.st_uid != link.st_uid
+    else { return }
+    throw ProtectedSymbolicLinkError(link: URL(fileURLWithPath: path), owner: link.st_uid)
   }
 
   /// Where the symbolic link at `path` points, or `nil` if there is no link there.
@@ -120,28 +142,15 @@ struct DiskFileSystem: FileSystemBackend {
     return String(decoding: buffer[..<count], as: UTF8.self)
   }
 
-  /// Removes the temporary files of `url` that writes killed before their rename left behind.
-  ///
-  /// Only files untouched for a minute are removed: a younger one may belong to a write in
-  /// progress in another process.
-  func removeAbandonedTemporaryFiles(of url: URL) {
-    let url = Self.destination(of: url)
-    let directory = url.deletingLastPathComponent()
-    let prefix = ".\(url.lastPathComponent)."
-    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
-    else { return }
-    let cutoff = Date().addingTimeInterval(-60)
-    for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
-      guard UUID(uuidString: String(name.dropFirst(prefix.count).dropLast(4))) != nil else {
-        continue
-      }
-      let path = directory.appendingPathComponent(name).path
-      guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-        attributes[.type] as? FileAttributeType == .typeRegular,
-        let modified = attributes[.modificationDate] as? Date, modified < cutoff
-      else { continue }
-      unlink(path)
-    }
+  func createEmptyFileIfMissing(at url: URL) {
+    guard access(url.path, F_OK) != 0, errno == ENOENT else { return }
+    try? FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(),
+      withIntermediateDirectories: true
+    )
+    // Exclusively: a file another program created meanwhile is left as it is.
+    let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+    if descriptor >= 0 { close(descriptor) }
   }
 
   func externalWrite(_ data: Data?, to url: URL) throws {
@@ -154,9 +163,10 @@ struct DiskFileSystem: FileSystemBackend {
 
   func watch(_ url: URL, onChange: @escaping @Sendable () -> Void) -> FileWatch {
     let link = watcher.watch(path: url.path, onChange: onChange)
-    let destination = Self.destination(of: url)
-    guard destination.path != url.path else { return link }
-    // NB: Writes through a link replace the file it leads to, in its own directory.
+    guard let destination = try? Self.destination(of: url), destination.path != url.path else {
+      return link
+    }
+    // Writes through a link replace the file it leads to, in its own directory.
     let target = watcher.watch(path: destination.path, onChange: onChange)
     return FileWatch(isActive: link.isActive && target.isActive) {
       link.stop()

@@ -63,7 +63,7 @@ final class FilePoller: Sendable {
   /// a change; checks again while any file is polled.
   private func check() {
     let paths = state.withLock { state in state.entries.mapValues(\.path) }
-    // NB: Stamped without the lock: a 'stat' of each file must not hold up the others' polls.
+    // Stamped without the lock: a 'stat' of each file must not hold up the others' polls.
     let now = FileStamp.now()
     let stamps = paths.mapValues { FileStamp(path: $0) }
     let (handlers, continues) = state.withLock { state in

@@ -22,16 +22,22 @@ protocol FileSystemBackend: Sendable {
   /// or re-created by someone else, until the returned watch is stopped.
   func watch(_ url: URL, onChange: @escaping @Sendable () -> Void) -> FileWatch
 
+  /// Creates an empty file at `url`, and its directory, if there is no file there, as
+  /// swift-sharing does for a file it watches; never touches a file that exists.
+  func createEmptyFileIfMissing(at url: URL)
+
   /// Removes the temporary files that writes of `url` killed before their rename left behind.
   func removeAbandonedTemporaryFiles(of url: URL)
 
   /// Locks the file at `url` against every other holder of its lock, in any process, waiting
-  /// as long as another holds it: alone if `exclusive`, else with other readers.
+  /// while another holds it (on the disk, at most its ``DiskFileSystem/lockTimeout``): alone
+  /// if `exclusive`, else with other readers.
   ///
   /// A thread asking for a lock it holds gets, at once, a lock that is a
   /// ``FileLock/isReentry``: waiting would be for itself, forever.
   ///
-  /// - Throws: A ``FileLockError`` naming why the lock cannot be taken.
+  /// - Throws: A ``FileLockError`` naming why the lock cannot be taken, or a
+  ///   ``ProtectedSymbolicLinkError`` if a link leading to the file must not be followed.
   func lock(_ url: URL, exclusive: Bool) throws -> FileLock
 }
 

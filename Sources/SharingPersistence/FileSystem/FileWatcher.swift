@@ -18,6 +18,12 @@ import SharingDependencies
   /// would die with the first atomic replace). A directory that does not exist yet is waited
   /// for through its nearest existing ancestor, one path component at a time.
   ///
+  /// A directory has one watch, shared by every file watched in it, and events are dispatched
+  /// by name. It stays watched for a while after its last file's watch stops (the latest
+  /// ``idleDirectoryLimit`` such directories): the first watch on a directory makes the
+  /// kernel walk its entries, which takes milliseconds in a directory of thousands of files,
+  /// so a program that creates and drops a value for each of them would pay it every time.
+  ///
   /// When the kernel refuses an instance or a watch (usually at a per-user limit), or a
   /// watched directory cannot be watched again after it was re-created, the file is polled
   /// instead, by a ``FilePoller`` (every `pollingInterval`), and its watch is no
@@ -28,6 +34,9 @@ import SharingDependencies
   /// Handlers run on the reader or polling thread, never with the lock held.
   final class FileWatcher: Sendable {
     static let shared = FileWatcher(inotify: .system)
+
+    /// How many directories stay watched once no file's watch uses them.
+    static let idleDirectoryLimit = 16
 
     private struct Watch {
       let path: String
@@ -50,8 +59,11 @@ import SharingDependencies
     private struct State {
       var nextID = 0
       var watches: [Int: Watch] = [:]
-      /// Watch identifiers by inotify watch descriptor and entry name.
+      /// Watch identifiers by inotify watch descriptor and entry name; none for a directory
+      /// that is idle.
       var directories: [Int32: [String: Set<Int>]] = [:]
+      /// The watched directories no file's watch uses, the one idle longest first.
+      var idleDirectories: [Int32] = []
       var isReading = false
       /// Whether reading events failed: no watch is bound any more.
       var cannotRead = false
@@ -64,9 +76,9 @@ import SharingDependencies
       }
     }
 
-    // NB: 'IN_CREATE' only matters for directories (a missing ancestor appearing): a file's
-    //     content is complete at 'IN_CLOSE_WRITE' or 'IN_MOVED_TO', and reading it at
-    //     'IN_CREATE' would see it empty.
+    // 'IN_CREATE' only matters for directories (a missing ancestor appearing): a file's
+    // content is complete at 'IN_CLOSE_WRITE' or 'IN_MOVED_TO', and reading it at
+    // 'IN_CREATE' would see it empty.
     private static let mask =
       UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE)
       | UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
@@ -96,8 +108,8 @@ import SharingDependencies
       descriptor = inotify.initialize()
     }
 
-    // NB: Only reached without a reader thread, which keeps the watcher alive: as for tests'
-    //     watchers, which never bind a watch.
+    // Only reached without a reader thread, which keeps the watcher alive: as for tests'
+    // watchers, which never bind a watch.
     deinit { if descriptor >= 0 { close(descriptor) } }
 
     /// Calls `onChange` whenever the file at `path` may have changed, until the returned
@@ -160,10 +172,11 @@ import SharingDependencies
     /// the file if neither can be watched.
     private func arm(_ id: Int, in state: inout State) {
       guard let path = state.watches[id]?.path else { return }
-      // NB: A missing directory may be created between the failed watch on it and the watch
-      //     on its parent, whose creation event would then never come: look again, a few times.
+      // A missing directory may be created between the failed watch on it and the watch
+      // on its parent, whose creation event would then never come: look again, a few times.
       for _ in 0..<8 {
         guard let binding = addWatch(for: path, in: &state) else { break }
+        state.idleDirectories.removeAll { $0 == binding.descriptor }
         state.directories[binding.descriptor, default: [:]][binding.name, default: []].insert(id)
         state.watches[id]?.binding = binding
         let entry = (binding.directory as NSString).appendingPathComponent(binding.name)
@@ -210,16 +223,24 @@ import SharingDependencies
       if state.directories[watchDescriptor]?[name]?.isEmpty == true {
         state.directories[watchDescriptor]?[name] = nil
       }
-      if state.directories[watchDescriptor]?.isEmpty == true {
-        state.directories[watchDescriptor] = nil
-        inotify_rm_watch(descriptor, watchDescriptor)
+      guard state.directories[watchDescriptor]?.isEmpty == true else { return }
+      state.idleDirectories.append(watchDescriptor)
+      if state.idleDirectories.count > Self.idleDirectoryLimit {
+        forget(state.idleDirectories[0], in: &state)
       }
+    }
+
+    /// Stops watching a directory, which no watch is bound to.
+    private func forget(_ watchDescriptor: Int32, in state: inout State) {
+      state.idleDirectories.removeAll { $0 == watchDescriptor }
+      state.directories[watchDescriptor] = nil
+      inotify_rm_watch(descriptor, watchDescriptor)
     }
 
     /// Polls the file from now on: inotify cannot watch it.
     private func poll(_ id: Int, in state: inout State) {
       guard let watch = state.watches[id], watch.stopPolling == nil else { return }
-      // NB: The poller's lock is taken inside this one: it never calls back holding its own.
+      // The poller's lock is taken inside this one: it never calls back holding its own.
       state.watches[id]?.stopPolling = poller.poll(path: watch.path, onChange: watch.onChange)
     }
 
@@ -265,7 +286,7 @@ import SharingDependencies
           unbind(id, in: &state)
           poll(id, in: &state)
         }
-        // NB: Changes may have been missed since the last event read.
+        // Changes may have been missed since the last event read.
         return (state.watches.values.map(\.onChange), state.takeFailures())
       }
       write(failures)
@@ -280,7 +301,7 @@ import SharingDependencies
       in state: inout State
     ) -> [@Sendable () -> Void] {
       if mask & UInt32(IN_Q_OVERFLOW) != 0 {
-        // NB: Events were lost: every file may have changed.
+        // Events were lost: every file may have changed.
         return state.watches.values.map(\.onChange)
       }
       guard let entries = state.directories[watchDescriptor] else { return [] }
@@ -289,6 +310,9 @@ import SharingDependencies
       let ids: Set<Int>
       if isDirectoryGone {
         ids = entries.values.reduce(into: []) { $0.formUnion($1) }
+        // Forgotten before its files are watched again, so that none is bound to it.
+        for id in ids { state.watches[id]?.binding = nil }
+        forget(watchDescriptor, in: &state)
       } else if let name, let named = entries[name] {
         let isFileEvent = mask & UInt32(IN_ISDIR) == 0
         if mask & UInt32(IN_CREATE) != 0 && isFileEvent { return [] }
@@ -340,7 +364,7 @@ import SharingDependencies
   }
 
   private final class SourceBox: @unchecked Sendable {
-    // NB: Unchecked: dispatch sources are thread-safe; the protocol is not marked 'Sendable'.
+    // Unchecked: dispatch sources are thread-safe; the protocol is not marked 'Sendable'.
     let base: any DispatchSourceFileSystemObject
 
     init(_ base: any DispatchSourceFileSystemObject) {

@@ -54,6 +54,10 @@ final class InMemoryFileSystem: FileSystemBackend {
 
   func removeAbandonedTemporaryFiles(of url: URL) {}
 
+  /// Does nothing: a virtual file that does not exist stays absent, so that a test sees
+  /// only what the program wrote.
+  func createEmptyFileIfMissing(at url: URL) {}
+
   /// Locks the file against other threads: readers too wait for each other here.
   func lock(_ url: URL, exclusive: Bool) throws -> FileLock {
     holders.lock(url) {

@@ -35,7 +35,7 @@ enum SchemaEnvelope {
         } else {
           (Member.base64, payload.base64EncodedString())
         }
-      // NB: Encoding a string cannot fail.
+      // Encoding a string cannot fail.
       let literal = (try? JSONEncoder().encode(string)) ?? Data("\"\"".utf8)
       return Data("{\"$version\":\(version),\"\(member.rawValue)\":".utf8) + literal
         + Data("}".utf8)
@@ -48,8 +48,8 @@ enum SchemaEnvelope {
     payload.withUnsafeBytes { payload in
       for index in payload.indices {
         bytes.append(payload[index])
-        // NB: JSON strings cannot hold a raw line feed, so every one is between tokens.
-        //     Empty lines stay empty.
+        // JSON strings cannot hold a raw line feed, so every one is between tokens.
+        // Empty lines stay empty.
         if payload[index] == newline, index + 1 < payload.count, payload[index + 1] != newline {
           bytes += [space, space]
         }

@@ -19,8 +19,8 @@ package struct DispatchWriteScheduler: WriteScheduler {
   package func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) {
     guard delay > .zero else { return queue.async(execute: action) }
     let interval = delay.dispatchInterval
-    // NB: A wait longer than Dispatch can count never ends within the process: what the
-    //     action would write stays pending for a flush, or for exit.
+    // A wait longer than Dispatch can count never ends within the process: what the
+    // action would write stays pending for a flush, or for exit.
     guard interval != .never else { return }
     queue.asyncAfter(deadline: .now() + interval, execute: action)
   }

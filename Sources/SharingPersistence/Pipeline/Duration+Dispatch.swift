@@ -10,7 +10,7 @@ extension Duration {
     guard nanoseconds > 0 else { return .nanoseconds(0) }
     guard nanoseconds < Int128(Int64.max) else { return .never }
     if let count = Int(exactly: nanoseconds) { return .nanoseconds(count) }
-    // NB: Where 'Int' has 32 bits, a longer wait is counted in a coarser unit.
+    // Where 'Int' has 32 bits, a longer wait is counted in a coarser unit.
     if let count = Int(exactly: nanoseconds / 1_000_000) { return .milliseconds(count) }
     return Int(exactly: nanoseconds / 1_000_000_000).map { .seconds($0) } ?? .never
   }

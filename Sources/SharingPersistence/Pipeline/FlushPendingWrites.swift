@@ -26,7 +26,7 @@ import Dispatch
 /// See <doc:Durability> for what is written when the process ends.
 public func flushPendingWrites() async {
   await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
-    // NB: Writes happen on the thread that flushes: not one of the cooperative pool's.
+    // Writes happen on the thread that flushes: not one of the cooperative pool's.
     DispatchQueue.global().async {
       PendingWrites.shared.flush {
         AppStorageCenter.shared.synchronizeUnsavedStores()

@@ -43,6 +43,10 @@ package final class Record<IO: RecordIO>: FlushableRecord {
   private let scheduler: any WriteScheduler
   private let pendingWrites: PendingWrites
   private let writeThread: WriteThread
+  /// Whether the read that checks the store once it is watched is made on a thread of the
+  /// system's, rather than on the thread that subscribed: for stores on a network, so that
+  /// creating a shared value never waits on it.
+  private let verifiesWatchInBackground: Bool
   /// Whether others' changes are read through the scheduler, rather than on the thread that
   /// noticed them: a test's virtual store decides when they are.
   private let schedulesPlayback: Bool
@@ -62,6 +66,7 @@ package final class Record<IO: RecordIO>: FlushableRecord {
     scheduler: any WriteScheduler,
     pendingWrites: PendingWrites,
     writeThread: WriteThread = .calling,
+    verifiesWatchInBackground: Bool = false,
     schedulesPlayback: Bool = false,
     onRelease: @escaping @Sendable (Record) -> Void = { _ in }
   ) {
@@ -69,6 +74,7 @@ package final class Record<IO: RecordIO>: FlushableRecord {
     self.scheduler = scheduler
     self.pendingWrites = pendingWrites
     self.writeThread = writeThread
+    self.verifiesWatchInBackground = verifiesWatchInBackground
     self.schedulesPlayback = schedulesPlayback
     self.onRelease = onRelease
     self.state = Locked(State(machine: machine))
@@ -254,8 +260,8 @@ package final class Record<IO: RecordIO>: FlushableRecord {
   }
 
   private func write(_ ticket: WriteTicket) {
-    // NB: Encoded here, outside every lock, and only for a value that is written: values
-    //     superseded while the throttle waited were never encoded.
+    // Encoded here, outside every lock, and only for a value that is written: values
+    // superseded while the throttle waited were never encoded.
     let outcome: WriteOutcome<Stamp>
     do {
       let contents = try ticket.write.encode()
@@ -275,7 +281,7 @@ package final class Record<IO: RecordIO>: FlushableRecord {
   }
 
   private func startWatching(generation: Int) {
-    // NB: Started without the lock: the store may report that it cannot watch.
+    // Started without the lock: the store may report that it cannot watch.
     let watch = io.watch { [weak self] stamp in self?.changeNoticed(stamp: stamp) }
     let actions = state.withLock { state -> [RecordAction<Stamp>]? in
       guard let actions = state.machine.watchStarted(generation: generation) else { return nil }
@@ -283,7 +289,8 @@ package final class Record<IO: RecordIO>: FlushableRecord {
       return actions
     }
     guard let actions else { return watch.stop() }
-    run(actions)
+    guard verifiesWatchInBackground else { return run(actions) }
+    DispatchQueue.global().async { [self] in run(actions) }
   }
 
   private func sortedSubscribers() -> [Subscriber] {

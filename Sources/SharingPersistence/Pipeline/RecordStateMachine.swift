@@ -27,6 +27,9 @@ import SharingCore
 ///   newer value replaces a pending change. A change saved while a delivery is under way
 ///   may reach the shared values before the delivered value does: the write carrying it is
 ///   read back and delivered once it landed, so that values and store agree.
+///
+/// Its events are in `RecordStateMachine+Writes.swift` and `RecordStateMachine+Reads.swift`;
+/// nothing else changes its state.
 package struct RecordStateMachine<Stamp: Equatable & Sendable> {
   /// The least time between two throttled writes, unless a change asks for its own.
   let interval: Duration
@@ -39,58 +42,61 @@ package struct RecordStateMachine<Stamp: Equatable & Sendable> {
 
   // MARK: Writes
 
-  private var pending: Pending?
+  /// The latest change not yet taken to be written.
+  var pending: Pending?
   /// The write under way, if any.
-  private var writing: WriteTicket?
+  var writing: WriteTicket?
   /// Whether a transaction of the store is under way.
-  private var isInTransaction = false
+  var isInTransaction = false
   /// Whether a write or a transaction may change the store now: a read then may find it
   /// before or after.
-  private var isWriting: Bool { writing != nil || isInTransaction }
+  var isWriting: Bool { writing != nil || isInTransaction }
   /// The number of writes taken so far: the sequence number of the newest.
-  private var writesTaken: UInt64 = 0
-  private var lastWrite: Duration?
-  private var isScheduled = false
+  var writesTaken: UInt64 = 0
+  var lastWrite: Duration?
+  var isScheduled = false
   /// The value of the last write, if it failed: written again until a write succeeds.
-  private var failed: (@Sendable () throws -> Data)?
+  var failed: (@Sendable () throws -> Data)?
   /// The outcome of the last write.
-  private var lastResult: Result<Void, any Error> = .success(())
+  var lastResult: Result<Void, any Error> = .success(())
   /// Flushes waiting for every write numbered up to `through` to end.
-  private var flushes: [(through: UInt64, done: @Sendable () -> Void)] = []
-  private var isRegisteredPending = false
+  var flushes: [(through: UInt64, done: @Sendable () -> Void)] = []
+  var isRegisteredPending = false
   /// Whether the store can be reached, as its I/O last said: failed writes wait for it.
-  private var isReachable = true
-  private var isRetryScheduled = false
-  private var retryDelay = Backoff()
+  var isReachable = true
+  var isRetryScheduled = false
+  var retryDelay = Backoff()
 
   // MARK: What the store holds
 
   /// The stamp of what the store held when the program last read or wrote it, if it did.
-  private var known: Stamp??
+  var known: Stamp??
+  /// Whether what the store held then was no value.
+  var knownHoldsNoValue = false
   /// Whether the store could not be read the last time it was.
-  private var isUnreadable = false
+  var isUnreadable = false
   /// Bytes the store held that could not be decoded: kept aside before they are overwritten.
-  private var undecodable: Data?
+  var undecodable: Data?
   /// The contents the program last wrote or read, while a live watch keeps that knowledge
   /// true: a write of the same bytes is skipped.
-  private var watchedContents: Data??
+  var watchedContents: Data??
 
   // MARK: Playback
 
-  private(set) var subscribers = 0
-  private var watch = WatchPhase.none
-  private var watchGeneration = 0
+  var subscribers = 0
+  var watch = WatchPhase.none
+  var watchGeneration = 0
   /// The read under way, if any, followed by its delivery.
-  private var reading: ReadTicket?
-  private var isDelivering = false
+  var reading: ReadTicket?
+  var isDelivering = false
   /// Whether a change was noticed while a read or a write was under way: read once it ends.
-  private var readsAgain = false
+  var readsAgain = false
   /// Whether the next read is delivered even if it holds what the program knows.
-  private var deliversKnown = false
+  var deliversKnown = false
   /// Whether a change was saved while a delivery was under way.
-  private var echoesNextWrite = false
-  private(set) var holders = 0
-  private var isReleased = false
+  var echoesNextWrite = false
+  var holders = 0
+  var isReleased = false
 
   package init(
     interval: Duration,
@@ -102,13 +108,13 @@ package struct RecordStateMachine<Stamp: Equatable & Sendable> {
     self.retriesAfterDelay = retriesAfterDelay
   }
 
-  private struct Pending {
+  struct Pending {
     var write: PendingWrite
     var isImmediate: Bool
     var isRetry = false
   }
 
-  private enum WatchPhase: Equatable {
+  enum WatchPhase: Equatable {
     case none
     case starting(generation: Int)
     case active(generation: Int)
@@ -121,429 +127,6 @@ package struct RecordStateMachine<Stamp: Equatable & Sendable> {
   var isUnused: Bool {
     holders == 0 && subscribers == 0 && isIdle && reading == nil && flushes.isEmpty
       && watch == .none
-  }
-
-  // MARK: Saving
-
-  /// A change was made: written now if `urgency` asks for it or the store is quiet, else
-  /// after the interval (the key's own, if it gives one).
-  mutating func saved(
-    _ write: PendingWrite,
-    urgency: WriteUrgency,
-    interval: Duration? = nil,
-    now: Duration
-  ) -> [RecordAction<Stamp>] {
-    if isDelivering { echoesNextWrite = true }
-    let interval = interval ?? self.interval
-    let isImmediate = urgency == .immediate || interval == .zero
-    var write = write
-    var actions = registerPending()
-    // NB: A replaced value is never written: its saves wait for the value that replaced it.
-    if let replaced = pending {
-      write.continuations = replaced.write.continuations + write.continuations
-      actions.append(.discard(replaced.write.encode))
-    }
-    pending = Pending(write: write, isImmediate: isImmediate || pending?.isImmediate == true)
-    guard writing == nil else { return actions }
-    let sinceLast = lastWrite.map { now - $0 }
-    let isQuiet = urgency == .throttled && sinceLast.map { $0 >= interval } ?? true
-    if pending?.isImmediate == true || (isQuiet && !isScheduled && writesQuietChangesAtOnce) {
-      return actions + take(now: now)
-    }
-    guard !isScheduled else { return actions }
-    isScheduled = true
-    let delay =
-      urgency == .background
-      ? max(interval, .zero) : max(interval - (sinceLast ?? interval), .zero)
-    actions.append(.schedule(after: delay))
-    return actions
-  }
-
-  /// The delay asked for by ``RecordAction/schedule(after:)`` has passed.
-  mutating func scheduledTimeCame(now: Duration) -> [RecordAction<Stamp>] {
-    isScheduled = false
-    guard writing == nil, pending != nil else { return [] }
-    return take(now: now)
-  }
-
-  /// Everything pending (and a failed value) must be written now, and `done` called once
-  /// every write taken until then has ended.
-  mutating func flushRequested(
-    now: Duration,
-    done: @escaping @Sendable () -> Void
-  ) -> [RecordAction<Stamp>] {
-    if pending == nil, let failed {
-      pending = Pending(write: PendingWrite(encode: failed), isImmediate: true, isRetry: true)
-    }
-    pending?.isImmediate = true
-    let actions = writing == nil && pending != nil ? take(now: now) : []
-    let through = writesTaken + (pending == nil ? 0 : 1)
-    guard writing != nil || pending != nil else { return actions + [.finishFlushes([done])] }
-    flushes.append((through, done))
-    return actions
-  }
-
-  private mutating func take(now: Duration) -> [RecordAction<Stamp>] {
-    guard let taken = pending else { return [] }
-    pending = nil
-    lastWrite = now
-    writesTaken += 1
-    let mustCheckStore = known == nil || isUnreadable
-    let ticket = WriteTicket(
-      write: taken.write,
-      sequence: writesTaken,
-      isUrgent: taken.isImmediate,
-      isRetry: taken.isRetry,
-      echoes: echoesNextWrite,
-      keepingAside: undecodable,
-      unchangedContents: watchedContents
-    )
-    echoesNextWrite = false
-    writing = ticket
-    return [mustCheckStore ? .checkBeforeWriting(ticket) : .write(ticket)]
-  }
-
-  /// The store, read before write `ticket` because the program never read it or could not,
-  /// holds `read`: it is written if it holds no value, or the value the program knows;
-  /// otherwise the write fails with `refusal`: the store cannot be read (the write is made
-  /// again later), or its value is one the program never loaded, which is played back.
-  mutating func checkedBeforeWriting(
-    _ ticket: WriteTicket,
-    _ read: Result<StoredSnapshot<Stamp>, any Error>,
-    refusal: any Error,
-    now: Duration
-  ) -> [RecordAction<Stamp>] {
-    switch read {
-    case .success(let snapshot) where snapshot.contents == nil || snapshot.stamp == known:
-      isUnreadable = false
-      known = snapshot.stamp
-      return [.write(ticket)]
-    case .success(let snapshot):
-      // NB: Accepted first, so that the pending change it replaces is not written after it.
-      let delivery = accept(snapshot)
-      return writeEnded(ticket, .refused(refusal, retried: false), now: now) + delivery
-    case .failure:
-      isUnreadable = true
-      return writeEnded(ticket, .refused(refusal, retried: true), now: now)
-    }
-  }
-
-  /// Write `ticket` ended.
-  mutating func writeEnded(
-    _ ticket: WriteTicket,
-    _ outcome: WriteOutcome<Stamp>,
-    now: Duration
-  ) -> [RecordAction<Stamp>] {
-    writing = nil
-    var actions: [RecordAction<Stamp>] = []
-    let result: Result<Void, any Error>
-    switch outcome {
-    case .wrote(let stamp, let contents):
-      (known, isUnreadable, undecodable) = (stamp, false, nil)
-      actions += forgetFailed()
-      if subscribers > 0, watch != .none, case .some = watchedContents {
-        watchedContents = contents
-      }
-      retryDelay.reset()
-      result = .success(())
-      if ticket.echoes { actions += readBack() }
-    case .skipped:
-      actions += forgetFailed()
-      result = .success(())
-    case .refused(let error, let isRetried):
-      if isRetried {
-        actions += forgetFailed()
-        failed = ticket.write.encode
-      }
-      result = .failure(error)
-    case .failed(let error):
-      actions += forgetFailed()
-      failed = ticket.write.encode
-      result = .failure(error)
-      if retriesAfterDelay, isReachable, !isRetryScheduled {
-        isRetryScheduled = true
-        actions.append(.scheduleRetry(after: retryDelay.next()))
-      }
-    }
-    lastResult = result
-    if !ticket.write.continuations.isEmpty {
-      actions.append(.resume(ticket.write.continuations, result))
-    }
-    if ticket.isRetry { actions.append(.reportRetry(result)) }
-    let finished = flushes.filter { $0.through <= ticket.sequence }
-    if !finished.isEmpty {
-      flushes.removeAll { $0.through <= ticket.sequence }
-      actions.append(.finishFlushes(finished.map(\.done)))
-    }
-    if pending?.isImmediate == true {
-      actions += take(now: now)
-    } else if pending != nil, !isScheduled {
-      isScheduled = true
-      let sinceLast = now - (lastWrite ?? now)
-      actions.append(.schedule(after: max(interval - sinceLast, .zero)))
-    }
-    if writing == nil { actions += readAgainIfAsked() }
-    return actions + unregisterIfIdle() + releaseIfUnused()
-  }
-
-  /// The delay asked for by ``RecordAction/scheduleRetry(after:)`` has passed: the failed
-  /// value is written again, unless the store is unreachable (reaching it again writes it),
-  /// or a newer change is waiting or under way.
-  mutating func retryTimeCame(now: Duration) -> [RecordAction<Stamp>] {
-    isRetryScheduled = false
-    guard isReachable, let failed, pending == nil, !isWriting else { return [] }
-    pending = Pending(write: PendingWrite(encode: failed), isImmediate: true, isRetry: true)
-    readsAgain = true
-    return take(now: now)
-  }
-
-  /// Forgets the failed write's value: someone's newer value replaced it.
-  private mutating func forgetFailed() -> [RecordAction<Stamp>] {
-    guard let failed else { return [] }
-    self.failed = nil
-    return [.discard(failed)]
-  }
-
-  private mutating func registerPending() -> [RecordAction<Stamp>] {
-    guard !isRegisteredPending else { return [] }
-    isRegisteredPending = true
-    return [.registerPending]
-  }
-
-  private mutating func unregisterIfIdle() -> [RecordAction<Stamp>] {
-    guard isRegisteredPending, isIdle else { return [] }
-    isRegisteredPending = false
-    return [.unregisterPending]
-  }
-
-  // MARK: Reaching the store
-
-  /// The store can no longer be reached, because of `error`: failed writes wait until it
-  /// can, and the subscribers are told.
-  mutating func becameUnreachable(because error: any Error) -> [RecordAction<Stamp>] {
-    isReachable = false
-    watchedContents = nil
-    deliversKnown = true
-    guard subscribers > 0, reading == nil else { return [] }
-    isDelivering = true
-    reading = ReadTicket(writesTaken: writesTaken, verifiesWatch: nil)
-    return [.deliver(.failure(error))]
-  }
-
-  /// The store can be reached again — or for the first time. A failed write is made first;
-  /// then the store is read, and after a loss delivered whatever it holds.
-  mutating func becameReachable(afterLoss: Bool, now: Duration) -> [RecordAction<Stamp>] {
-    isReachable = true
-    retryDelay.reset()
-    if afterLoss { deliversKnown = true }
-    if pending == nil, let failed {
-      pending = Pending(write: PendingWrite(encode: failed), isImmediate: true, isRetry: true)
-    }
-    // NB: A throttled change waits for its turn, unless the store was lost: then it goes
-    //     first, so that the read does not take it back.
-    guard writing != nil || pending?.isImmediate == true || (afterLoss && pending != nil) else {
-      return changeNoticed(stamp: nil)
-    }
-    pending?.isImmediate = true
-    readsAgain = true
-    return writing == nil ? take(now: now) : []
-  }
-
-  // MARK: Transactions
-
-  /// A transaction of the store began: a read made meanwhile may find the store before or
-  /// after it, so it is made again once the transaction ended.
-  mutating func transactionBegan() {
-    isInTransaction = true
-    writesTaken += 1
-  }
-
-  /// The transaction read `read` with every writer locked out: it is not played back, since
-  /// the transaction starts from it and the shared values then take its result.
-  mutating func transactionRead(_ read: Result<StoredSnapshot<Stamp>, any Error>) {
-    guard case .success(let snapshot) = read else { return }
-    known = snapshot.stamp
-    isUnreadable = false
-  }
-
-  /// The transaction ended, having written `contents` stamped `stamp` if it wrote anything.
-  ///
-  /// What it wrote supersedes the pending change, and is read back and delivered if a
-  /// delivery is under way, which may reach the shared values after it.
-  mutating func transactionEnded(wrote: (stamp: Stamp, contents: Data)?) -> [RecordAction<Stamp>] {
-    isInTransaction = false
-    var actions: [RecordAction<Stamp>] = []
-    if let wrote {
-      (known, isUnreadable, undecodable) = (wrote.stamp, false, nil)
-      actions += forgetFailed()
-      if case .some = watchedContents { watchedContents = wrote.contents }
-      if let superseded = pending {
-        pending = nil
-        actions += [
-          .resume(superseded.write.continuations, .success(())), .discard(superseded.write.encode),
-        ]
-      }
-      if isDelivering { actions += readBack() }
-    }
-    return actions + readAgainIfAsked() + unregisterIfIdle()
-  }
-
-  // MARK: Reading
-
-  /// The store was read for a load: what it holds becomes known, unless a write of the
-  /// program's may be newer.
-  mutating func loaded(_ read: Result<StoredSnapshot<Stamp>, any Error>) {
-    guard isIdle else { return }
-    switch read {
-    case .success(let snapshot):
-      (known, isUnreadable) = (snapshot.stamp, false)
-    case .failure:
-      isUnreadable = true
-    }
-  }
-
-  /// The bytes the store holds could not be decoded: they are kept aside before they are
-  /// overwritten.
-  mutating func markUndecodable(_ contents: Data) {
-    undecodable = contents
-  }
-
-  /// The bytes the store holds were decoded: nothing needs keeping aside.
-  mutating func markDecodable() {
-    undecodable = nil
-  }
-
-  /// Someone may have changed the store; `stamp` is the stamp it now has, if the notice
-  /// tells it.
-  mutating func changeNoticed(stamp: Stamp?) -> [RecordAction<Stamp>] {
-    if let stamp, case .some(stamp) = known, !deliversKnown { return [] }
-    guard subscribers > 0 else { return [] }
-    guard reading == nil, !isWriting else {
-      readsAgain = true
-      return []
-    }
-    return startReading()
-  }
-
-  private mutating func startReading(verifying generation: Int? = nil) -> [RecordAction<Stamp>] {
-    let ticket = ReadTicket(writesTaken: writesTaken, verifiesWatch: generation)
-    reading = ticket
-    return [.read(ticket)]
-  }
-
-  /// Reads the store back after a write that may have reached the shared values before a
-  /// delivery did, and delivers it whatever its stamp.
-  private mutating func readBack() -> [RecordAction<Stamp>] {
-    deliversKnown = true
-    guard reading == nil, !isWriting, subscribers > 0 else {
-      readsAgain = subscribers > 0
-      return []
-    }
-    return startReading()
-  }
-
-  /// Read `ticket` found `read`.
-  mutating func readEnded(
-    _ ticket: ReadTicket,
-    _ read: Result<StoredSnapshot<Stamp>, any Error>
-  ) -> [RecordAction<Stamp>] {
-    reading = nil
-    if let generation = ticket.verifiesWatch, watch == .active(generation: generation) {
-      watchedContents = (try? read.get()).map { .some($0.contents) } ?? nil
-    }
-    // NB: A write taken since may land after what was read: read again once it has.
-    guard !isWriting, ticket.writesTaken == writesTaken, subscribers > 0 else {
-      readsAgain = readsAgain || subscribers > 0
-      return (isWriting ? [] : readAgainIfAsked()) + releaseIfUnused()
-    }
-    switch read {
-    case .failure(let error):
-      let wasUnreadable = isUnreadable
-      isUnreadable = true
-      deliversKnown = true
-      guard !wasUnreadable else { return readAgainIfAsked() + releaseIfUnused() }
-      isDelivering = true
-      return [.deliver(.failure(error))]
-    case .success(let snapshot):
-      guard known == .some(snapshot.stamp), !isUnreadable else { return accept(snapshot) }
-      // NB: What the program knows is delivered again only when asked for, and only when
-      //     nothing of the program's is newer: a pending, failed or landing change would be
-      //     taken back in memory, and then written without being played back.
-      guard deliversKnown, isIdle else { return readAgainIfAsked() + releaseIfUnused() }
-      deliversKnown = false
-      isDelivering = true
-      reading = ReadTicket(writesTaken: writesTaken, verifiesWatch: nil)
-      return [.deliver(.success(snapshot))]
-    }
-  }
-
-  /// Takes `snapshot` as what the store holds, newer than any pending change, and delivers it.
-  private mutating func accept(_ snapshot: StoredSnapshot<Stamp>) -> [RecordAction<Stamp>] {
-    (known, isUnreadable) = (snapshot.stamp, false)
-    deliversKnown = false
-    if case .some = watchedContents { watchedContents = snapshot.contents }
-    var actions = forgetFailed()
-    if let replaced = pending {
-      // NB: The store changed after the pending value was set: the newer value wins, rather
-      //     than being overwritten by the older one.
-      pending = nil
-      actions += [
-        .resume(replaced.write.continuations, .success(())), .discard(replaced.write.encode),
-      ]
-    }
-    isDelivering = true
-    reading = reading ?? ReadTicket(writesTaken: writesTaken, verifiesWatch: nil)
-    return actions + unregisterIfIdle() + [.deliver(.success(snapshot))]
-  }
-
-  /// A delivery ended.
-  mutating func deliveryEnded() -> [RecordAction<Stamp>] {
-    isDelivering = false
-    reading = nil
-    return readAgainIfAsked() + releaseIfUnused()
-  }
-
-  private mutating func readAgainIfAsked() -> [RecordAction<Stamp>] {
-    guard readsAgain, reading == nil, !isWriting, subscribers > 0 else { return [] }
-    readsAgain = false
-    return startReading()
-  }
-
-  // MARK: Subscribers and watching
-
-  /// A subscriber wants others' changes: the store is watched while it has any.
-  mutating func subscribed() -> [RecordAction<Stamp>] {
-    subscribers += 1
-    guard watch == .none else { return [] }
-    watchGeneration += 1
-    watch = .starting(generation: watchGeneration)
-    return [.startWatching(generation: watchGeneration)]
-  }
-
-  /// The watch asked for by ``RecordAction/startWatching(generation:)`` started: the store
-  /// is read, as it may have changed since it was loaded, which verifies the watch.
-  ///
-  /// - Returns: `nil` if the watch is no longer wanted: stop it.
-  mutating func watchStarted(generation: Int) -> [RecordAction<Stamp>]? {
-    guard watch == .starting(generation: generation) else { return nil }
-    watch = .active(generation: generation)
-    guard reading == nil, !isWriting else {
-      readsAgain = true
-      return []
-    }
-    return startReading(verifying: generation)
-  }
-
-  /// A subscriber left.
-  mutating func unsubscribed() -> [RecordAction<Stamp>] {
-    subscribers -= 1
-    guard subscribers == 0 else { return [] }
-    // NB: Unwatched, the store may change unnoticed: what it holds is no longer sure.
-    watchedContents = nil
-    readsAgain = false
-    let wasWatched = watch != .none
-    watch = .none
-    return (wasWatched ? [.stopWatching] : []) + releaseIfUnused()
   }
 
   // MARK: Holders
@@ -567,8 +150,32 @@ package struct RecordStateMachine<Stamp: Equatable & Sendable> {
     return true
   }
 
-  private func releaseIfUnused() -> [RecordAction<Stamp>] {
+  func releaseIfUnused() -> [RecordAction<Stamp>] {
     isUnused && !isReleased ? [.release] : []
+  }
+
+  mutating func know(_ snapshot: StoredSnapshot<Stamp>) {
+    known = snapshot.stamp
+    knownHoldsNoValue = snapshot.contents == nil
+  }
+
+  /// Forgets the failed write's value: someone's newer value replaced it.
+  mutating func forgetFailed() -> [RecordAction<Stamp>] {
+    guard let failed else { return [] }
+    self.failed = nil
+    return [.discard(failed)]
+  }
+
+  mutating func registerPending() -> [RecordAction<Stamp>] {
+    guard !isRegisteredPending else { return [] }
+    isRegisteredPending = true
+    return [.registerPending]
+  }
+
+  mutating func unregisterIfIdle() -> [RecordAction<Stamp>] {
+    guard isRegisteredPending, isIdle else { return [] }
+    isRegisteredPending = false
+    return [.unregisterPending]
   }
 }
 

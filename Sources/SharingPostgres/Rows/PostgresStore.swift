@@ -24,7 +24,7 @@ final class PostgresStore: Sendable {
     self.pendingWrites = pendingWrites
     let rows = self.rows
     self.listener = TableListener(backend: backend) { event in
-      // NB: Every row hears it, watched or not: a failed write of any of them waits for it.
+      // Every row hears it, watched or not: a failed write of any of them waits for it.
       for row in rows.all {
         switch event {
         case .listening(let afterLoss): row.becameReachable(afterLoss: afterLoss)
@@ -53,7 +53,8 @@ final class PostgresStore: Sendable {
       ),
       scheduler: scheduler,
       pendingWrites: pendingWrites,
-      writeThread: .scheduled
+      writeThread: .scheduled,
+      verifiesWatchInBackground: backend is ServerBackend
     ) { [rows] row in
       rows.remove(key, ifIdenticalTo: row) { $0.confirmRelease() }
     }

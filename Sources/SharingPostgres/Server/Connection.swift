@@ -3,36 +3,43 @@ import Foundation
 
 /// One libpq connection to the server, used by one thread at a time.
 ///
-/// Statements take text parameters and return text values; every failure, of the network or
-/// of the server, is thrown as a ``PostgresError`` carrying the server's message.
+/// Nothing waits on the network for longer than the connection's timeout: it connects
+/// asynchronously, within the timeout, and sends and reads without blocking, giving up on a
+/// server that sends nothing for as long. Statements take text parameters and return text
+/// values; every failure, of the network or of the server, is thrown as a ``PostgresError``
+/// carrying the server's message. A connection that timed out or lost the server is broken:
+/// it is never used again.
 final class Connection: @unchecked Sendable {
   // NB: Unchecked: libpq connections are not thread-safe; a `ConnectionPool` lends each one
   //     to a single borrower at a time, and the listener keeps its own.
   let handle: OpaquePointer
+  let timeout: Duration
+  /// Set when an exchange with the server was cut short: what it still holds is unknown.
+  private var isAbandoned = false
 
-  /// Connects, failing within `connect_timeout` seconds rather than hanging on an unreachable
-  /// host; over TCP, a connection whose peer stopped answering fails within about ten seconds
-  /// (`tcp_user_timeout` and keepalives) rather than hanging. The connection string's own
-  /// settings win.
-  init(_ connectionString: String) throws {
+  /// Connects within `timeout`. Over TCP, keepalives and `tcp_user_timeout` also give up on a
+  /// peer that stops answering within about as long. The connection string's own settings
+  /// win.
+  init(_ connectionString: String, timeout: Duration) throws {
+    self.timeout = timeout
+    let seconds = max(1, Int((timeout / .seconds(1)).rounded(.up)))
     // NB: Later parameters override earlier ones, and the connection string comes last.
+    //     libpq's own `connect_timeout` (whole seconds, at least 2) only backs up ours.
     let defaults = [
-      ("application_name", "SharingPostgres"), ("connect_timeout", "10"),
-      ("tcp_user_timeout", "10000"), ("keepalives_idle", "5"), ("keepalives_interval", "2"),
-      ("keepalives_count", "3"),
+      ("application_name", "SharingPostgres"), ("connect_timeout", "\(max(2, seconds))"),
+      ("tcp_user_timeout", "\(Int(timeout / .milliseconds(1)))"), ("keepalives", "1"),
+      ("keepalives_idle", "1"), ("keepalives_interval", "1"),
+      ("keepalives_count", "\(max(1, seconds - 1))"),
     ]
     let keywords = defaults.map(\.0) + ["dbname"]
     let values = defaults.map(\.1) + [connectionString]
     let handle = keywords.withCStrings { keywords in
-      values.withCStrings { values in PQconnectdbParams(keywords, values, 1) }
+      values.withCStrings { values in PQconnectStartParams(keywords, values, 1) }
     }
     guard let handle else { throw PostgresError("Out of memory while connecting.") }
-    guard PQstatus(handle) == CONNECTION_OK else {
-      let message = String(cString: PQerrorMessage(handle))
-      PQfinish(handle)
-      throw PostgresError(message)
-    }
     self.handle = handle
+    try connect()
+    PQsetnonblocking(handle, 1)
     // NB: Notices (e.g. "relation already exists, skipping") would go to standard error.
     PQsetNoticeProcessor(handle, { _, _ in }, nil)
   }
@@ -41,9 +48,28 @@ final class Connection: @unchecked Sendable {
     PQfinish(handle)
   }
 
-  /// Whether the connection was lost.
+  private func connect() throws {
+    var polling = PGRES_POLLING_WRITING
+    let deadline = ContinuousClock.now + timeout
+    while PQstatus(handle) != CONNECTION_BAD {
+      switch polling {
+      case PGRES_POLLING_OK:
+        return
+      case PGRES_POLLING_READING:
+        try wait(for: Int16(POLLIN), until: deadline, "connecting")
+      case PGRES_POLLING_WRITING:
+        try wait(for: Int16(POLLOUT), until: deadline, "connecting")
+      default:
+        throw PostgresError(String(cString: PQerrorMessage(handle)))
+      }
+      polling = PQconnectPoll(handle)
+    }
+    throw PostgresError(String(cString: PQerrorMessage(handle)))
+  }
+
+  /// Whether the connection was lost, or an exchange on it cut short (it timed out).
   var isBroken: Bool {
-    PQstatus(handle) != CONNECTION_OK
+    isAbandoned || PQstatus(handle) != CONNECTION_OK
   }
 
   /// Whether an idle connection can be used again: the server sent nothing on it meanwhile.
@@ -59,51 +85,155 @@ final class Connection: @unchecked Sendable {
     return poll(&descriptor, 1, 0) == 0
   }
 
+  /// The socket, to wait on.
+  var socket: Int32 {
+    PQsocket(handle)
+  }
+
+  // MARK: Statements
+
   /// Runs one statement with text parameters (`$1`, `$2`, …).
   ///
   /// - Returns: The rows it returned, each value as text or `nil` for SQL `NULL`.
   @discardableResult
   func execute(_ sql: String, _ parameters: [String?] = []) throws -> [[String?]] {
-    let result = parameters.withOptionalCStrings { parameters in
-      PQexecParams(handle, sql, Int32(parameters.count), nil, parameters, nil, nil, 0)
+    try run([Statement(sql, parameters)])[0]
+  }
+
+  /// Runs statements in one round trip (libpq's pipeline mode): sends them all with one
+  /// `Sync`, then reads their results. Statements outside `BEGIN`…`COMMIT` form one implicit
+  /// transaction. If one fails, those after it up to the `Sync` are skipped, and its error is
+  /// thrown once every result is read.
+  ///
+  /// - Returns: The rows each statement returned.
+  @discardableResult
+  func run(_ statements: [Statement]) throws -> [[[String?]]] {
+    let (rows, failure): ([[[String?]]], PostgresError?)
+    do {
+      (rows, failure) = try exchange(statements)
+    } catch {
+      isAbandoned = true
+      throw error
     }
-    defer { PQclear(result) }
-    switch PQresultStatus(result) {
-    case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
-      return []
-    case PGRES_TUPLES_OK:
-      return (0..<PQntuples(result)).map { row in
-        (0..<PQnfields(result)).map { column in
-          PQgetisnull(result, row, column) == 1
-            ? nil : String(cString: PQgetvalue(result, row, column))
-        }
+    if let failure { throw failure }
+    return rows
+  }
+
+  private func exchange(
+    _ statements: [Statement]
+  ) throws -> (rows: [[[String?]]], failure: PostgresError?) {
+    guard PQenterPipelineMode(handle) == 1 else { throw error() }
+    for statement in statements {
+      let sent = statement.parameters.withOptionalCStrings { parameters in
+        PQsendQueryParams(
+          handle,
+          statement.sql,
+          Int32(parameters.count),
+          nil,
+          parameters,
+          nil,
+          nil,
+          0
+        )
       }
-    default:
-      throw PostgresError(result: result, connection: handle)
+      guard sent == 1 else { throw error() }
+    }
+    guard PQpipelineSync(handle) == 1 else { throw error() }
+    try flush()
+    var rows: [[[String?]]] = []
+    var failure: PostgresError?
+    for _ in statements {
+      let result = try nextResult()
+      defer { PQclear(result) }
+      switch PQresultStatus(result) {
+      case PGRES_TUPLES_OK:
+        rows.append(Self.rows(of: result))
+      case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY, PGRES_PIPELINE_ABORTED:
+        rows.append([])
+      default:
+        rows.append([])
+        failure = failure ?? PostgresError(result: result, connection: handle)
+      }
+      // NB: In pipeline mode each statement's results end with a null result.
+      if let extra = try nextResult() { PQclear(extra) }
+    }
+    let sync = try nextResult()
+    defer { PQclear(sync) }
+    guard PQresultStatus(sync) == PGRES_PIPELINE_SYNC, PQexitPipelineMode(handle) == 1 else {
+      throw PostgresError(result: sync, connection: handle)
+    }
+    return (rows, failure)
+  }
+
+  /// Sends what is buffered, reading what the server sends meanwhile so that neither side
+  /// blocks the other.
+  func flush() throws {
+    while true {
+      let flushed = PQflush(handle)
+      if flushed == 0 { return }
+      guard flushed == 1 else { throw error() }
+      let events = try wait(for: Int16(POLLIN | POLLOUT), "sending")
+      if events & Int16(POLLIN) != 0, PQconsumeInput(handle) != 1 { throw error() }
     }
   }
 
-  // MARK: Notifications
-
-  /// The socket to wait on for notifications.
-  var socket: Int32 {
-    PQsocket(handle)
+  /// The next result, waiting for the server as long as it would block.
+  private func nextResult() throws -> OpaquePointer? {
+    while PQisBusy(handle) == 1 {
+      try wait(for: Int16(POLLIN), "waiting for the server's answer")
+      guard PQconsumeInput(handle) == 1 else { throw error() }
+    }
+    return PQgetResult(handle)
   }
 
-  /// Reads what arrived on the socket and returns the notifications received as
-  /// `(channel, payload)` pairs.
-  func takeNotifications() throws -> [(channel: String, payload: String)] {
-    guard PQconsumeInput(handle) == 1 else {
-      throw PostgresError(String(cString: PQerrorMessage(handle)))
+  private static func rows(of result: OpaquePointer?) -> [[String?]] {
+    (0..<PQntuples(result)).map { row in
+      (0..<PQnfields(result)).map { column in
+        PQgetisnull(result, row, column) == 1
+          ? nil : String(cString: PQgetvalue(result, row, column))
+      }
     }
-    var notifications: [(String, String)] = []
-    while let notification = PQnotifies(handle) {
-      notifications.append(
-        (String(cString: notification.pointee.relname), String(cString: notification.pointee.extra))
-      )
-      PQfreemem(notification)
+  }
+
+  // MARK: Waiting
+
+  /// Waits until the socket is ready for `events`, at most ``timeout``, or until `deadline`.
+  ///
+  /// - Returns: The events that happened.
+  @discardableResult
+  func wait(
+    for events: Int16,
+    until deadline: ContinuousClock.Instant? = nil,
+    _ doing: String
+  ) throws -> Int16 {
+    let deadline = deadline ?? ContinuousClock.now + timeout
+    while true {
+      let left = deadline - ContinuousClock.now
+      var descriptor = pollfd(fd: PQsocket(handle), events: events, revents: 0)
+      let milliseconds = max(0, Int32((left / .milliseconds(1)).rounded(.up)))
+      let ready = poll(&descriptor, 1, milliseconds)
+      if ready > 0 { return descriptor.revents }
+      if ready < 0, errno == EINTR { continue }
+      guard ready == 0 else { throw PostgresError(String(cString: strerror(errno))) }
+      isAbandoned = true
+      throw PostgresError.timedOut(after: timeout, doing)
     }
-    return notifications
+  }
+
+  /// libpq's last error.
+  func error() -> PostgresError {
+    PostgresError(String(cString: PQerrorMessage(handle)))
+  }
+}
+
+/// A statement and its text parameters (`$1`, `$2`, …; `nil` for SQL `NULL`).
+struct Statement: Sendable {
+  var sql: String
+  var parameters: [String?]
+
+  init(_ sql: String, _ parameters: [String?] = []) {
+    self.sql = sql
+    self.parameters = parameters
   }
 }
 

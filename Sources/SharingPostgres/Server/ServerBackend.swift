@@ -1,34 +1,55 @@
+import Dispatch
 import Foundation
 import SharingDependencies
 
-/// A PostgreSQL server reached through libpq: a pool of connections for statements, and one
-/// more, owned by a ``Listener``, for notifications.
+/// A PostgreSQL server reached through libpq: a bounded pool of connections for statements,
+/// and one more, owned by a ``Listener``, for notifications.
+///
+/// Every call is at most two round trips, each one libpq pipeline: a write is the upsert
+/// and its commit, then the notification in a transaction of its own; a transaction locks
+/// the row in one, and writes and commits in the other.
 final class ServerBackend: PostgresBackend {
-  let connectionString: String
+  let configuration: PostgresDatabase.Configuration
   let sql: TableSQL
   private let pool: ConnectionPool
   private let isSetUp = Locked(false)
+  private let hints = Locked(HintBatch())
 
-  init(connectionString: String, sql: TableSQL) {
-    self.connectionString = connectionString
+  init(configuration: PostgresDatabase.Configuration, sql: TableSQL) {
+    self.configuration = configuration
     self.sql = sql
-    self.pool = ConnectionPool(connectionString: connectionString)
+    self.pool = ConnectionPool(
+      connectionString: configuration.connectionString,
+      limit: configuration.maximumConnections,
+      timeout: configuration.timeout
+    )
   }
 
   func fetch(_ key: String) throws -> StoredRow? {
-    try withConnection { connection in
+    try StoredRow.check(key: key)
+    return try withConnection { connection in
       try connection.execute(sql.select, [key]).first.map(Self.row)
     }
   }
 
   func write(_ key: String, json: Data, keepsAside: Bool) throws -> Int64 {
-    try withConnection { connection in
-      let rows = try connection.execute(
-        keepsAside ? sql.upsertKeepingAside : sql.upsert,
-        [key, String(decoding: json, as: UTF8.self)]
+    try StoredRow.check(key: key, json: json)
+    let notifiesAtOnce = hints.withLock { $0.claimAtOnce(now: .now) }
+    let version = try withConnection { connection in
+      let results = try connection.runRollingBack(
+        [
+          Statement("BEGIN"), sql.writer(timeout: configuration.timeout),
+          Statement(
+            keepsAside ? sql.upsertKeepingAside : sql.upsert,
+            [key, String(decoding: json, as: UTF8.self)]
+          ),
+          Statement("COMMIT"),
+        ] + (notifiesAtOnce ? sql.notify(key) : [])
       )
-      return try Self.version(rows.first?.first)
+      return try Self.version(results[2].first?.first)
     }
+    if !notifiesAtOnce { notifyLater(key, version: version) }
+    return version
   }
 
   func transaction(
@@ -37,36 +58,62 @@ final class ServerBackend: PostgresBackend {
     _ body: (StoredRow, _ inserted: Bool) throws -> Data,
     willCommit: (Int64) -> Void
   ) throws -> Int64 {
-    try withConnection { connection in
-      try connection.execute("BEGIN")
+    try StoredRow.check(key: key, json: missing)
+    let notifiesAtOnce = hints.withLock { $0.claimAtOnce(now: .now) }
+    let version = try withConnection { connection in
       do {
-        let inserted = try connection.execute(
-          sql.insertIfMissing,
-          [key, String(decoding: missing, as: UTF8.self)]
-        )
-        guard let locked = try connection.execute(sql.selectForUpdate, [key]).first else {
+        let locked = try connection.run([
+          Statement("BEGIN"), sql.writer(timeout: configuration.timeout),
+          Statement(sql.insertIfMissing, [key, String(decoding: missing, as: UTF8.self)]),
+          Statement(sql.selectForUpdate, [key]), Statement(sql.drawVersion),
+        ])
+        guard let row = locked[3].first else {
           throw PostgresError("The row of '\(key)' was deleted while it was being locked.")
         }
-        let json = try body(Self.row(locked), !inserted.isEmpty)
-        let version = try Self.version(
-          connection.execute(sql.update, [key, String(decoding: json, as: UTF8.self)]).first?
-            .first
-        )
+        let version = try Self.version(locked[4].first?.first)
+        let json = try body(Self.row(row), !locked[2].isEmpty)
+        try StoredRow.check(key: key, json: json)
         willCommit(version)
-        try connection.execute("COMMIT")
+        try connection.run(
+          [
+            Statement(sql.update, [key, String(decoding: json, as: UTF8.self)]),
+            Statement("COMMIT"),
+          ] + (notifiesAtOnce ? sql.notify(key) : [])
+        )
         return version
       } catch {
         if !connection.isBroken { _ = try? connection.execute("ROLLBACK") }
         throw error
       }
     }
+    if !notifiesAtOnce { notifyLater(key, version: version) }
+    return version
+  }
+
+  /// Notifies the channel of a committed write with the others of the interval; see
+  /// ``HintBatch``.
+  private func notifyLater(_ key: String, version: Int64) {
+    guard let delay = hints.withLock({ $0.add(key, version: version, now: .now) }) else { return }
+    let nanoseconds = Int(delay / .nanoseconds(1))
+    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
+      let versions = hints.withLock { $0.take(now: .now) }
+      guard !versions.isEmpty else { return }
+      // NB: If the server cannot be reached, the listening connections are lost too, and
+      //     reload every key once back: the notifications are not needed then.
+      _ = try? withConnection { try $0.runRollingBack(sql.notify(versions)) }
+    }
   }
 
   func listen(_ onEvent: @escaping @Sendable (ListenEvent) -> Void) -> @Sendable () -> Void {
     let listener = Listener(
-      connectionString: connectionString,
+      connectionString: configuration.listeningConnectionString
+        ?? configuration.connectionString,
+      timeout: configuration.timeout,
       listen: sql.listen,
-      prepare: { [self] in try setUpIfNeeded($0) }
+      prepare: { [self] connection in
+        pool.serverAnswered()
+        try setUpIfNeeded(connection)
+      }
     ) { notification in
       onEvent(Self.event(notification))
     }
@@ -83,19 +130,8 @@ final class ServerBackend: PostgresBackend {
 
   private func setUpIfNeeded(_ connection: Connection) throws {
     guard !isSetUp.withLock({ $0 }) else { return }
-    let triggers = try connection.execute(sql.countTriggers, [sql.table]).first?.first
-    if triggers != "2" {
-      try connection.execute("BEGIN")
-      do {
-        for statement in sql.setUp {
-          try connection.execute(statement, statement.contains("$1") ? [sql.table] : [])
-        }
-        try connection.execute("COMMIT")
-      } catch {
-        if !connection.isBroken { _ = try? connection.execute("ROLLBACK") }
-        throw error
-      }
-    }
+    let isReady = try connection.run([sql.isSetUp])[0].first?.first == "t"
+    if !isReady { try connection.runRollingBack(sql.setUp) }
     isSetUp.withLock { $0 = true }
   }
 
@@ -125,6 +161,20 @@ final class ServerBackend: PostgresBackend {
       return .listening(afterLoss: afterLoss)
     case .lost(let error):
       return .lost(error)
+    }
+  }
+}
+
+extension Connection {
+  /// Runs statements that open transactions, rolling back the one left open if a statement
+  /// fails.
+  @discardableResult
+  fileprivate func runRollingBack(_ statements: [Statement]) throws -> [[[String?]]] {
+    do {
+      return try run(statements)
+    } catch {
+      if !isBroken { _ = try? execute("ROLLBACK") }
+      throw error
     }
   }
 }

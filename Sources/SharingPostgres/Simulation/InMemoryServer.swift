@@ -2,12 +2,15 @@ import Dispatch
 import Foundation
 import SharingDependencies
 
-/// A stand-in for a PostgreSQL server, in memory: rows with versions raised at each write,
-/// a notification for every write (its own or "another machine's"), JSON checked as `jsonb`
-/// would be, rows locked by transactions, and outages on demand.
+/// A stand-in for a PostgreSQL server, in memory: rows with versions drawn at each write from
+/// one counter, as from the table's sequence, a notification for every write (its own or
+/// "another machine's"), JSON checked as `jsonb` would be, rows locked by transactions, and
+/// outages on demand.
 final class InMemoryServer: PostgresBackend {
   fileprivate struct State {
     var rows: [String: StoredRow] = [:]
+    /// The last version written, of any row: as the table's sequence, never used twice.
+    var lastVersion: Int64 = 0
     var isDown = false
     var nextListenerID = 0
     var listeners: [Int: @Sendable (ListenEvent) -> Void] = [:]
@@ -18,14 +21,16 @@ final class InMemoryServer: PostgresBackend {
   private let state = Locked(State())
 
   func fetch(_ key: String) throws -> StoredRow? {
-    try state.withLock { state in
+    try StoredRow.check(key: key)
+    return try state.withLock { state in
       try state.checkUp()
       return state.rows[key]
     }
   }
 
   func write(_ key: String, json: Data, keepsAside: Bool) throws -> Int64 {
-    try withRowLocked(key) {
+    try StoredRow.check(key: key, json: json)
+    return try withRowLocked(key) {
       try Self.checkJSON(json)
       let (version, listeners) = try state.withLock { state in
         try state.checkUp()
@@ -45,7 +50,8 @@ final class InMemoryServer: PostgresBackend {
     _ body: (StoredRow, _ inserted: Bool) throws -> Data,
     willCommit: (Int64) -> Void
   ) throws -> Int64 {
-    try withRowLocked(key) {
+    try StoredRow.check(key: key, json: missing)
+    return try withRowLocked(key) {
       try Self.checkJSON(missing)
       let (row, inserted) = try state.withLock { state in
         try state.checkUp()
@@ -56,9 +62,12 @@ final class InMemoryServer: PostgresBackend {
       try Self.checkJSON(json)
       let (version, listeners) = try state.withLock { state in
         try state.checkUp()
-        return (state.store(json, for: key), Array(state.listeners.values))
+        let version = state.store(json, for: key)
+        // NB: Under the lock: a fetch never finds the new row before the program knows its
+        //     version as its own, which a server ensures by committing after 'willCommit'.
+        willCommit(version)
+        return (version, Array(state.listeners.values))
       }
-      willCommit(version)
       for listener in listeners { listener(.changed(key: key, version: version)) }
       return version
     }
@@ -142,8 +151,8 @@ extension InMemoryServer.State {
   }
 
   mutating func store(_ json: Data, for key: String) -> Int64 {
-    let version = (rows[key]?.version ?? 0) + 1
-    rows[key] = StoredRow(json: json, version: version)
-    return version
+    lastVersion += 1
+    rows[key] = StoredRow(json: json, version: lastVersion)
+    return lastVersion
   }
 }

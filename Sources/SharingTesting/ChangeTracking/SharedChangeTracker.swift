@@ -111,7 +111,7 @@ public final class SharedChangeTracker: Sendable {
   ///   - line: The line of the call site.
   ///   - column: The column of the call site.
   /// - Returns: The result of `operation`.
-  // NB: Disfavored so that a synchronous operation in an async context needs no `await`.
+  // Disfavored so that a synchronous operation in an async context needs no `await`.
   @_disfavoredOverload
   @discardableResult
   public func track<R>(

@@ -4,7 +4,7 @@ extension Dumper {
     let inherited = mirror.superclassMirror.map { fields(of: $0, context: context) } ?? []
     return inherited
       + mirror.children.compactMap { child in
-        // NB: Macros store bookkeeping such as `_$observationRegistrar` in `_$` fields.
+        // Macros store bookkeeping such as `_$observationRegistrar` in `_$` fields.
         if child.label?.hasPrefix("_$") == true { return nil }
         return DumpChild(
           label: Self.fieldLabel(child.label),
@@ -52,7 +52,7 @@ extension Dumper {
   }
 
   private static func fieldLabel(_ label: String?) -> DumpLabel {
-    // NB: Mirrors label unlabeled tuple elements `.0`, `.1`, ….
+    // Mirrors label unlabeled tuple elements `.0`, `.1`, ….
     guard let label, !(label.first == "." && label.dropFirst().allSatisfy(\.isNumber)) else {
       return .none
     }

@@ -27,6 +27,6 @@ extension Dumper {
   }
 }
 
-// NB: The runtime entry point behind `print` for enum cases; it returns `nil` for non-enums.
+// The runtime entry point behind `print` for enum cases; it returns `nil` for non-enums.
 @_silgen_name("swift_EnumCaseName")
 private func swiftEnumCaseName<Value>(_ value: Value) -> UnsafePointer<CChar>?

@@ -66,7 +66,7 @@ struct Dumper {
     guard let mirror = (value as? any CustomReflectable)?.customMirror else {
       return node(value, mirror: Mirror(reflecting: value), context: context)
     }
-    // NB: A mirror keeps no value, so a scalar or a payload-free enum case behind a wrapper
+    // A mirror keeps no value, so a scalar or a payload-free enum case behind a wrapper
     // cannot be recovered from it; the wrapper's description stands in.
     if mirror.subjectType != type(of: value), mirror.children.isEmpty,
       mirror.displayStyle == nil || mirror.displayStyle == .enum
@@ -109,7 +109,7 @@ struct Dumper {
         entries(of: mirror, context: $0)
       }
     default:
-      // NB: Without a display style or children a value is opaque, like a closure.
+      // Without a display style or children a value is opaque, like a closure.
       if mirror.displayStyle == nil, !Self.hasChildren(mirror),
         !(value is any CustomDumpReflectable)
       {

@@ -92,7 +92,7 @@ public func expectDifference<T: Equatable>(
 ///   - line: The line of the call site.
 ///   - column: The column of the call site.
 ///   - isolation: The actor the caller runs on, which the closures also run on.
-// NB: Disfavored so that a synchronous operation in an async context needs no `await`.
+// Disfavored so that a synchronous operation in an async context needs no `await`.
 @_disfavoredOverload
 public func expectDifference<T: Equatable>(
   _ expression: @autoclosure () throws -> T,

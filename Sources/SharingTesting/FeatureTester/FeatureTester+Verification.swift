@@ -17,8 +17,8 @@ extension FeatureTester {
       location.report(error)
       return
     }
-    // NB: Read after the assertion: a closure that writes shared state has described a
-    //     change even when the action made none.
+    // Read after the assertion: a closure that writes shared state has described a
+    // change even when the action made none.
     let sharedStateChanged = tracker.hasChanges
     let actual = state
     let comparison = DumpComparison(expected: expected, actual: actual, tracker: tracker.base)
@@ -36,8 +36,8 @@ extension FeatureTester {
       )
       return
     }
-    // NB: Outside an assertion both sides read current shared values, so this compares the
-    //     state the closure could change as a value.
+    // Outside an assertion both sides read current shared values, so this compares the
+    // state the closure could change as a value.
     if updateStateToExpectedResult != nil, !sharedStateChanged, expected == previous {
       location.report(
         """

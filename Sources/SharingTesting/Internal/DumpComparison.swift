@@ -25,7 +25,7 @@ struct DumpComparison {
   init(isEqual: () -> Bool, expected: Any, actual: Any, tracker: ChangeTracker?) {
     let dumper = Dumper()
     guard let tracker else {
-      // NB: Inside an assertion the caller runs, compared and dumped as `==` compares.
+      // Inside an assertion the caller runs, compared and dumped as `==` compares.
       self.init(
         isEqual: isEqual(),
         expected: dumper.node(for: expected),
@@ -33,8 +33,8 @@ struct DumpComparison {
       )
       return
     }
-    // NB: Inside the assertion, `Shared ==` compares the left-hand side's snapshot with the
-    //     right-hand side's current value, which is exactly "expected == actual".
+    // Inside the assertion, `Shared ==` compares the left-hand side's snapshot with the
+    // right-hand side's current value, which is exactly "expected == actual".
     let (isEqual, expectedNode) = tracker.assert { (isEqual(), dumper.node(for: expected)) }
     let actualNode = ChangeTracker.withoutAsserting { dumper.node(for: actual) }
     self.init(isEqual: isEqual, expected: expectedNode, actual: actualNode)

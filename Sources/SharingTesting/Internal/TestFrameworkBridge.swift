@@ -18,8 +18,8 @@ public final class _TestFrameworkBridge: TestFrameworkBridgeProtocol {
 
   package var currentTestID: (any Hashable & Sendable)? {
     if let test = Test.current { return test.id }
-    // NB: Off a Swift Testing test's task (a dispatch queue, a detached task) no test is
-    //     known; an XCTest identity there would put every test's such reads in one scope.
+    // Off a Swift Testing test's task (a dispatch queue, a detached task) no test is
+    // known; an XCTest identity there would put every test's such reads in one scope.
     guard xctest.isRunningTest else { return nil }
     return xctest.currentTestID
   }
@@ -53,9 +53,9 @@ public final class _TestFrameworkBridge: TestFrameworkBridgeProtocol {
 private final class XCTestRunObserver: NSObject, XCTestObservation, Sendable {
   private struct State {
     var generation = 0
-    // NB: The observer is registered from inside the first test that needs it, so it misses
-    //     that test's start: assume XCTest runs one, unless this process runs Swift Testing
-    //     (`swift test` runs each library in a process of its own).
+    // The observer is registered from inside the first test that needs it, so it misses
+    // that test's start: assume XCTest runs one, unless this process runs Swift Testing
+    // (`swift test` runs each library in a process of its own).
     var isRunningTest = !ProcessInfo.processInfo.arguments.contains("--testing-library")
   }
 

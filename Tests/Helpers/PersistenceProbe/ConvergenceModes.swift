@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import SharingCore
 import SharingDependencies
@@ -118,5 +119,34 @@ private func fileText(_ path: String) -> String {
     return String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
   } catch {
     return "nothing readable (\(error))"
+  }
+}
+
+/// `file-threads <path> <threads> <milliseconds> <done> <others-done>`: increments an
+/// integer file from `threads` threads for `milliseconds`, flushes, creates `<done>`, waits
+/// for `<others-done>`, then waits until the value it holds is the one the file holds. Exits
+/// with status 3, saying both, if they still disagree 10 seconds after the other is done.
+func fileThreads(
+  path: String,
+  threads: Int,
+  milliseconds: Int,
+  done: String,
+  othersDone: String
+) async {
+  @Shared(.fileStorage(URL(fileURLWithPath: path))) var value = 0
+  let end = Date().addingTimeInterval(Double(milliseconds) / 1_000)
+  let shared = $value
+  DispatchQueue.concurrentPerform(iterations: threads) { _ in
+    while Date() < end { shared.withLock { $0 += 1 } }
+  }
+  await flushPendingWrites()
+  touch(done)
+  wait(for: "the other process to be done") { exists(othersDone) }
+  let deadline = Date().addingTimeInterval(10)
+  while Int(fileText(path)) != value {
+    guard Date() < deadline else {
+      fail("DISAGREE memory=\(value) file=\(fileText(path))", status: 3)
+    }
+    usleep(5_000)
   }
 }

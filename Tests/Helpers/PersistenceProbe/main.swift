@@ -12,7 +12,7 @@
 // A file its user cannot read (UnreadableModes.swift): file-unreadable.
 // Memory over many files (RecordModes.swift): file-records.
 // Two processes (ConvergenceModes.swift): file-pingpong, defaults-pingpong, file-burst,
-// defaults-burst.
+// file-threads, defaults-burst.
 // Measuring (IdleModes.swift): defaults-idle.
 // Coordinated changes from several processes (CoordinatedModes.swift): coordinated-increment,
 // coordinated-tally.
@@ -74,6 +74,15 @@ case ("file-burst", 7):
     done: arguments[4],
     stop: arguments[5],
     report: arguments[6]
+  )
+
+case ("file-threads", 6):
+  await fileThreads(
+    path: arguments[1],
+    threads: Int(arguments[2]) ?? 1,
+    milliseconds: Int(arguments[3]) ?? 0,
+    done: arguments[4],
+    othersDone: arguments[5]
   )
 
 case ("defaults-burst", 8):

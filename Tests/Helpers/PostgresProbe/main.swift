@@ -11,6 +11,12 @@
 //                                                       a coordinated key
 //   await <connection> <table> <key> <n>                waits until the key holds n (played
 //                                                       back), then prints it
+//   three-keys <connection> <table> <i> <n> <listening>
+//                                                       with statements through <connection>
+//                                                       (a pooler) and listening through
+//                                                       <listening>: sets 'p-<i>' and 'last'
+//                                                       to i, adds 1 to the coordinated
+//                                                       'total', and waits until it holds n
 
 import Foundation
 import SharingCore
@@ -28,11 +34,16 @@ func fail(_ message: String) -> Never {
 }
 
 guard arguments.count >= 4 else { fail("usage: <command> <connection> <table> <key> …") }
-// NB: Writes are throttled as by default only where the command is about throttling.
+// NB: Writes are throttled as by default only where the command is about throttling. Many
+//     processes on a loaded machine may wait long for the server: the timeout is generous.
 let database = PostgresDatabase.server(
-  arguments[1],
-  table: arguments[2],
-  throttle: arguments[0] == "set-and-exit" ? .seconds(1) : .zero
+  PostgresDatabase.Configuration(
+    arguments[1],
+    listeningConnectionString: arguments[0] == "three-keys" ? arguments.last : nil,
+    table: arguments[2],
+    throttle: arguments[0] == "set-and-exit" ? .seconds(1) : .zero,
+    timeout: .seconds(20)
+  )
 )
 prepareDependencies { $0.defaultPostgresDatabase = database }
 let key = arguments[3]
@@ -83,6 +94,36 @@ case ("await", 5):
     usleep(1_000)
   }
   print(value)
+
+case ("three-keys", 6):
+  let (index, processes) = (Int(arguments[3]) ?? 0, Int(arguments[4]) ?? 0)
+  @Shared(.postgres("p-\(index)")) var own = 0
+  @Shared(.postgres("last")) var last = 0
+  @Shared(.postgres("total", .coordinated)) var total = 0
+  // NB: A change made before its value loaded would lose to a row another process wrote.
+  let loadDeadline = Date.now.addingTimeInterval(120)
+  while $own.isLoading || $last.isLoading {
+    guard Date.now < loadDeadline else { fail("timed out loading") }
+    usleep(10_000)
+  }
+  $own.withLock { $0 = index }
+  $last.withLock { $0 = index }
+  $total.withLock { $0 += 1 }
+  if let error = $total.saveError { fail("total: \(error)") }
+  await database.flushPendingWrites()
+  for (name, error) in [("own", $own.saveError), ("last", $last.saveError)] {
+    if let error { fail("\(name): \(error)") }
+  }
+  let deadline = Date.now.addingTimeInterval(120)
+  while total != processes {
+    guard Date.now < deadline else { fail("timed out waiting for \(processes), holding \(total)") }
+    usleep(10_000)
+  }
+  for (name, error) in [
+    ("own", $own.loadError), ("last", $last.loadError), ("total", $total.loadError),
+  ] {
+    if let error { fail("\(name): \(error)") }
+  }
 
 default:
   fail("unknown command \(arguments.joined(separator: " "))")

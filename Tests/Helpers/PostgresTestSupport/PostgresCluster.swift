@@ -21,9 +21,10 @@ public final class PostgresCluster: Sendable {
   /// The temporary directory, holding the socket, the data and the log.
   public let directory: URL
   /// The TCP port on 127.0.0.1 it listens to, if it does, and of its Unix socket.
-  private let port: Int
+  public let port: Int
   private let listensOnLoopback: Bool
   private let fsync: Bool
+  private let maxConnections: Int
   private let binaries: URL
 
   /// The cluster of the test process, started at first use and removed when it exits.
@@ -33,7 +34,9 @@ public final class PostgresCluster: Sendable {
 
   // NB: Detached: it must not keep the task locals of the test that happens to start it.
   private static let sharedCluster = Task.detached {
-    try await onThreadOfItsOwn { try PostgresCluster(listensOnLoopback: false, fsync: false) }
+    try await onThreadOfItsOwn {
+      try PostgresCluster(listensOnLoopback: false, fsync: false, maxConnections: 300)
+    }
   }
 
   /// Starts a cluster of its own, for a test that stops or restarts its server.
@@ -43,18 +46,25 @@ public final class PostgresCluster: Sendable {
   ///     rather than through the Unix socket.
   ///   - fsync: Whether commits wait for the disk, as by default in PostgreSQL; off, tests run
   ///     faster.
+  ///   - maxConnections: The server's `max_connections`; 100 is PostgreSQL's default.
   public static func start(
     listensOnLoopback: Bool = false,
-    fsync: Bool = false
+    fsync: Bool = false,
+    maxConnections: Int = 300
   ) async throws -> PostgresCluster {
     try await onThreadOfItsOwn {
-      try PostgresCluster(listensOnLoopback: listensOnLoopback, fsync: fsync)
+      try PostgresCluster(
+        listensOnLoopback: listensOnLoopback,
+        fsync: fsync,
+        maxConnections: maxConnections
+      )
     }
   }
 
-  private init(listensOnLoopback: Bool, fsync: Bool) throws {
+  private init(listensOnLoopback: Bool, fsync: Bool, maxConnections: Int) throws {
     self.listensOnLoopback = listensOnLoopback
     self.fsync = fsync
+    self.maxConnections = maxConnections
     port = listensOnLoopback ? try Self.freeLoopbackPort() : 5432
     binaries = try Self.findBinaries()
     // NB: /tmp rather than $TMPDIR: the server's user must reach the directory, and a Unix
@@ -86,6 +96,25 @@ public final class PostgresCluster: Sendable {
     return "host=\(host) port=\(port) user=sharing dbname=postgres"
   }
 
+  /// Runs `pgbench` on the cluster's `postgres` database, returning what it prints.
+  public func pgbench(_ arguments: [String]) throws -> String {
+    let host = listensOnLoopback ? "127.0.0.1" : directory.path
+    return try Self.run(
+      binaries.appendingPathComponent("pgbench").path,
+      arguments + ["-h", host, "-p", "\(port)", "-U", "sharing", "postgres"]
+    )
+  }
+
+  /// The path of the server's Unix socket.
+  public var socketPath: String {
+    directory.appendingPathComponent(".s.PGSQL.\(port)").path
+  }
+
+  /// The libpq connection string of the cluster's `postgres` database through a relay.
+  public func connectionString(through relay: Relay) -> String {
+    "host=127.0.0.1 port=\(relay.port) user=sharing dbname=postgres"
+  }
+
   /// Starts the server again, and waits until it accepts connections.
   public func start() async throws {
     try await onThreadOfItsOwn { try self.startServer() }
@@ -103,7 +132,7 @@ public final class PostgresCluster: Sendable {
         "-D", dataPath, "-l", directory.appendingPathComponent("log").path, "-w", "-t", "60",
         "-o",
         "-k \(directory.path) -c listen_addresses='\(listensOnLoopback ? "127.0.0.1" : "")' "
-          + "-p \(port) -c fsync=\(fsync ? "on" : "off") -c max_connections=300",
+          + "-p \(port) -c fsync=\(fsync ? "on" : "off") -c max_connections=\(maxConnections)",
         "start",
       ]
     )
@@ -148,7 +177,7 @@ public final class PostgresCluster: Sendable {
     return text.split(separator: "\n").first.flatMap { pid_t($0) }
   }
 
-  private func runAsServerUser(_ tool: String, _ arguments: [String]) throws {
+  func runAsServerUser(_ tool: String, _ arguments: [String]) throws {
     let path = binaries.appendingPathComponent(tool).path
     if getuid() == 0 {
       try Self.run("/usr/sbin/runuser", ["-u", Self.runUser, "--", path] + arguments)
@@ -161,10 +190,20 @@ public final class PostgresCluster: Sendable {
   /// if the test process is killed.
   private static func watchForExit(of cluster: PostgresCluster) {
     clusters.withLock { $0.append(cluster) }
+    let pidFile = "\(cluster.dataPath)/postmaster.pid"
+    watchForExit(
+      stopping: "pid=$(head -n 1 '\(pidFile)' 2>/dev/null) && kill -QUIT \"$pid\"",
+      removing: cluster.directory
+    )
+  }
+
+  /// Has a watcher process run `stop` and remove `directory` once the test process has
+  /// exited, in case it was killed.
+  static func watchForExit(stopping stop: String, removing directory: URL) {
     let script = """
       while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done
-      pid=$(head -n 1 '\(cluster.dataPath)/postmaster.pid' 2>/dev/null) && kill -QUIT "$pid"
-      sleep 1; rm -rf '\(cluster.directory.path)'
+      \(stop)
+      sleep 1; rm -rf '\(directory.path)'
       """
     let watcher = Process()
     watcher.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -179,9 +218,9 @@ public final class PostgresCluster: Sendable {
     return Locked([])
   }()
 
-  private static let runUser: String = getpwnam("postgres") != nil ? "postgres" : "nobody"
+  static let runUser: String = getpwnam("postgres") != nil ? "postgres" : "nobody"
 
-  private static func freeLoopbackPort() throws -> Int {
+  static func freeLoopbackPort() throws -> Int {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(fd) }
     var address = sockaddr_in()
@@ -212,7 +251,7 @@ public final class PostgresCluster: Sendable {
   }
 
   @discardableResult
-  private static func run(_ executable: String, _ arguments: [String]) throws -> String {
+  static func run(_ executable: String, _ arguments: [String]) throws -> String {
     // NB: posix_spawn and waitpid, not Process: the server that `pg_ctl start` leaves running
     //     inherits the descriptors through which Process learns that its child ended.
     let output = FileManager.default.temporaryDirectory
@@ -224,10 +263,23 @@ public final class PostgresCluster: Sendable {
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    // NB: And nothing else: a descriptor of this process that the server inherited — such as
+    //     the one through which Foundation's Process learns that another test's program
+    //     ended — would stay open as long as the server runs.
+    closeDescriptorsFrom3(in: &actions)
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
+    // NB: The calling thread may block signals (dispatch's threads do), which the child
+    //     would inherit: PgBouncer, which keeps the mask it is given, would ignore SIGTERM.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var noSignals = sigset_t()
+    sigemptyset(&noSignals)
+    posix_spawnattr_setsigmask(&attributes, &noSignals)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
     var pid = pid_t()
-    let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+    let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
     guard spawned == 0 else { throw ClusterError("Cannot run \(executable): error \(spawned).") }
     var status: Int32 = 0
     while waitpid(pid, &status, 0) == -1, errno == EINTR {}
@@ -237,6 +289,18 @@ public final class PostgresCluster: Sendable {
     }
     return text
   }
+}
+
+/// Makes a spawned process close every descriptor from 3 on, with glibc's
+/// `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc module
+/// does not import.
+private func closeDescriptorsFrom3(in actions: inout posix_spawn_file_actions_t) {
+  typealias AddCloseFrom =
+    @convention(c) (
+      UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32
+    ) -> Int32
+  guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return }
+  _ = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, 3)
 }
 
 /// Why a cluster could not be set up.

@@ -36,6 +36,7 @@ struct Suite {
 
   enum Unit: String {
     case nanoseconds = "ns/op"
+    case microseconds = "µs/op"
     case bytes = "bytes/op"
     case milliseconds = "ms"
     case count = "count"
@@ -43,13 +44,17 @@ struct Suite {
     /// What one of this unit is in what workloads return: nanoseconds for times, bytes,
     /// or a count.
     var scale: Double {
-      self == .milliseconds ? 1e6 : 1
+      switch self {
+      case .microseconds: 1e3
+      case .milliseconds: 1e6
+      case .nanoseconds, .bytes, .count: 1
+      }
     }
 
     /// The fractional digits shown for a value in this unit.
     var digits: Int {
       switch self {
-      case .nanoseconds: 1
+      case .nanoseconds, .microseconds: 1
       case .bytes, .count: 0
       case .milliseconds: 2
       }

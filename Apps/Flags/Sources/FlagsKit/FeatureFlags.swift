@@ -21,6 +21,12 @@ public struct FeatureFlags: Sendable {
   /// Why the flags could not be read, if they could not.
   public var loadError: (any Error)? { $flags.loadError }
 
+  /// Reads the flags, and returns once they are read or ``loadError`` says why not: a
+  /// server's keys load in the background, and are the default value until then.
+  public func load() async {
+    try? await $flags.load()
+  }
+
   /// Turns a flag on or off, and returns once the change is committed.
   ///
   /// The change is a transaction on the row: two processes setting flags at once both land.

@@ -36,6 +36,7 @@ if arguments.command == .reset {
 }
 
 let flags = FeatureFlags()
+await flags.load()
 if let error = flags.loadError { terminal.fail("Cannot read the flags: \(problem(error))") }
 
 switch arguments.command {

@@ -1,0 +1,171 @@
+import Foundation
+import SharingCore
+
+// Reading and playback: what the store holds, others' changes read one at a time and
+// delivered, and the watch.
+extension RecordStateMachine {
+  // MARK: Reading
+
+  /// The store was read for a load: what it holds becomes known, unless a write of the
+  /// program's may be newer.
+  mutating func loaded(_ read: Result<StoredSnapshot<Stamp>, any Error>) {
+    guard isIdle else { return }
+    switch read {
+    case .success(let snapshot):
+      know(snapshot)
+      isUnreadable = false
+    case .failure:
+      isUnreadable = true
+    }
+  }
+
+  /// The bytes the store holds could not be decoded: they are kept aside before they are
+  /// overwritten.
+  mutating func markUndecodable(_ contents: Data) {
+    undecodable = contents
+  }
+
+  /// The bytes the store holds were decoded: nothing needs keeping aside.
+  mutating func markDecodable() {
+    undecodable = nil
+  }
+
+  /// Someone may have changed the store; `stamp` is the stamp it now has, if the notice
+  /// tells it.
+  mutating func changeNoticed(stamp: Stamp?) -> [RecordAction<Stamp>] {
+    if let stamp, case .some(stamp) = known, !deliversKnown { return [] }
+    guard subscribers > 0 else { return [] }
+    guard reading == nil, !isWriting else {
+      readsAgain = true
+      return []
+    }
+    return startReading()
+  }
+
+  mutating func startReading(verifying generation: Int? = nil) -> [RecordAction<Stamp>] {
+    let ticket = ReadTicket(writesTaken: writesTaken, verifiesWatch: generation)
+    reading = ticket
+    return [.read(ticket)]
+  }
+
+  /// Reads the store back after a write that may have reached the shared values before a
+  /// delivery did, and delivers it whatever its stamp.
+  mutating func readBack() -> [RecordAction<Stamp>] {
+    deliversKnown = true
+    guard reading == nil, !isWriting, subscribers > 0 else {
+      readsAgain = subscribers > 0
+      return []
+    }
+    return startReading()
+  }
+
+  /// Read `ticket` found `read`.
+  mutating func readEnded(
+    _ ticket: ReadTicket,
+    _ read: Result<StoredSnapshot<Stamp>, any Error>
+  ) -> [RecordAction<Stamp>] {
+    reading = nil
+    if let generation = ticket.verifiesWatch, watch == .active(generation: generation) {
+      watchedContents = (try? read.get()).map { .some($0.contents) } ?? nil
+    }
+    // NB: A write taken since may land after what was read: read again once it has.
+    guard !isWriting, ticket.writesTaken == writesTaken, subscribers > 0 else {
+      readsAgain = readsAgain || subscribers > 0
+      return (isWriting ? [] : readAgainIfAsked()) + releaseIfUnused()
+    }
+    switch read {
+    case .failure(let error):
+      let wasUnreadable = isUnreadable
+      isUnreadable = true
+      deliversKnown = true
+      guard !wasUnreadable else { return readAgainIfAsked() + releaseIfUnused() }
+      isDelivering = true
+      return [.deliver(.failure(error))]
+    case .success(let snapshot)
+    where snapshot.contents == nil && knownHoldsNoValue && !isUnreadable && !deliversKnown:
+      // No value then, no value now: the value did not change (a file created empty).
+      know(snapshot)
+      return readAgainIfAsked() + releaseIfUnused()
+    case .success(let snapshot):
+      guard known == .some(snapshot.stamp), !isUnreadable else { return accept(snapshot) }
+      // NB: What the program knows is delivered again only when asked for, and only when
+      //     nothing of the program's is newer: a pending, failed or landing change would be
+      //     taken back in memory, and then written without being played back.
+      guard deliversKnown, isIdle else { return readAgainIfAsked() + releaseIfUnused() }
+      deliversKnown = false
+      isDelivering = true
+      reading = ReadTicket(writesTaken: writesTaken, verifiesWatch: nil)
+      return [.deliver(.success(snapshot))]
+    }
+  }
+
+  /// Takes `snapshot` as what the store holds, newer than any pending change, and delivers it.
+  mutating func accept(_ snapshot: StoredSnapshot<Stamp>) -> [RecordAction<Stamp>] {
+    know(snapshot)
+    isUnreadable = false
+    deliversKnown = false
+    if case .some = watchedContents { watchedContents = snapshot.contents }
+    var actions = forgetFailed()
+    if let replaced = pending {
+      // The store changed after the pending value was set: the newer value wins, rather
+      // than being overwritten by the older one.
+      pending = nil
+      actions += [
+        .resume(replaced.write.continuations, .success(())), .discard(replaced.write.encode),
+      ]
+    }
+    isDelivering = true
+    reading = reading ?? ReadTicket(writesTaken: writesTaken, verifiesWatch: nil)
+    return actions + unregisterIfIdle() + [.deliver(.success(snapshot))]
+  }
+
+  /// A delivery ended.
+  mutating func deliveryEnded() -> [RecordAction<Stamp>] {
+    isDelivering = false
+    reading = nil
+    return readAgainIfAsked() + releaseIfUnused()
+  }
+
+  mutating func readAgainIfAsked() -> [RecordAction<Stamp>] {
+    guard readsAgain, reading == nil, !isWriting, subscribers > 0 else { return [] }
+    readsAgain = false
+    return startReading()
+  }
+
+  // MARK: Subscribers and watching
+
+  /// A subscriber wants others' changes: the store is watched while it has any.
+  mutating func subscribed() -> [RecordAction<Stamp>] {
+    subscribers += 1
+    guard watch == .none else { return [] }
+    watchGeneration += 1
+    watch = .starting(generation: watchGeneration)
+    return [.startWatching(generation: watchGeneration)]
+  }
+
+  /// The watch asked for by ``RecordAction/startWatching(generation:)`` started: the store
+  /// is read, as it may have changed since it was loaded, which verifies the watch.
+  ///
+  /// - Returns: `nil` if the watch is no longer wanted: stop it.
+  mutating func watchStarted(generation: Int) -> [RecordAction<Stamp>]? {
+    guard watch == .starting(generation: generation) else { return nil }
+    watch = .active(generation: generation)
+    guard reading == nil, !isWriting else {
+      readsAgain = true
+      return []
+    }
+    return startReading(verifying: generation)
+  }
+
+  /// A subscriber left.
+  mutating func unsubscribed() -> [RecordAction<Stamp>] {
+    subscribers -= 1
+    guard subscribers == 0 else { return [] }
+    // Unwatched, the store may change unnoticed: what it holds is no longer sure.
+    watchedContents = nil
+    readsAgain = false
+    let wasWatched = watch != .none
+    watch = .none
+    return (wasWatched ? [.stopWatching] : []) + releaseIfUnused()
+  }
+}

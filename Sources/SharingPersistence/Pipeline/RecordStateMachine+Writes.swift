@@ -1,0 +1,252 @@
+import Foundation
+import SharingCore
+
+// Saving: the throttle, one write at a time, retries, flushes, reaching the store again and
+// transactions.
+extension RecordStateMachine {
+  // MARK: Saving
+
+  /// A change was made: written now if `urgency` asks for it or the store is quiet, else
+  /// after the interval (the key's own, if it gives one).
+  mutating func saved(
+    _ write: PendingWrite,
+    urgency: WriteUrgency,
+    interval: Duration? = nil,
+    now: Duration
+  ) -> [RecordAction<Stamp>] {
+    if isDelivering { echoesNextWrite = true }
+    let interval = interval ?? self.interval
+    let isImmediate = urgency == .immediate || interval == .zero
+    var write = write
+    var actions = registerPending()
+    // NB: A replaced value is never written: its saves wait for the value that replaced it.
+    if let replaced = pending {
+      write.continuations = replaced.write.continuations + write.continuations
+      actions.append(.discard(replaced.write.encode))
+    }
+    pending = Pending(write: write, isImmediate: isImmediate || pending?.isImmediate == true)
+    guard writing == nil else { return actions }
+    let sinceLast = lastWrite.map { now - $0 }
+    let isQuiet = urgency == .throttled && sinceLast.map { $0 >= interval } ?? true
+    if pending?.isImmediate == true || (isQuiet && !isScheduled && writesQuietChangesAtOnce) {
+      return actions + take(now: now)
+    }
+    guard !isScheduled else { return actions }
+    isScheduled = true
+    let delay =
+      urgency == .background
+      ? max(interval, .zero) : max(interval - (sinceLast ?? interval), .zero)
+    actions.append(.schedule(after: delay))
+    return actions
+  }
+
+  /// The delay asked for by ``RecordAction/schedule(after:)`` has passed.
+  mutating func scheduledTimeCame(now: Duration) -> [RecordAction<Stamp>] {
+    isScheduled = false
+    guard writing == nil, pending != nil else { return [] }
+    return take(now: now)
+  }
+
+  /// Everything pending (and a failed value) must be written now, and `done` called once
+  /// every write taken until then has ended.
+  mutating func flushRequested(
+    now: Duration,
+    done: @escaping @Sendable () -> Void
+  ) -> [RecordAction<Stamp>] {
+    if pending == nil, let failed {
+      pending = Pending(write: PendingWrite(encode: failed), isImmediate: true, isRetry: true)
+    }
+    pending?.isImmediate = true
+    let actions = writing == nil && pending != nil ? take(now: now) : []
+    let through = writesTaken + (pending == nil ? 0 : 1)
+    guard writing != nil || pending != nil else { return actions + [.finishFlushes([done])] }
+    flushes.append((through, done))
+    return actions
+  }
+
+  mutating func take(now: Duration) -> [RecordAction<Stamp>] {
+    guard let taken = pending else { return [] }
+    pending = nil
+    lastWrite = now
+    writesTaken += 1
+    let mustCheckStore = known == nil || isUnreadable
+    let ticket = WriteTicket(
+      write: taken.write,
+      sequence: writesTaken,
+      isUrgent: taken.isImmediate,
+      isRetry: taken.isRetry,
+      echoes: echoesNextWrite,
+      keepingAside: undecodable,
+      unchangedContents: watchedContents
+    )
+    echoesNextWrite = false
+    writing = ticket
+    return [mustCheckStore ? .checkBeforeWriting(ticket) : .write(ticket)]
+  }
+
+  /// The store, read before write `ticket` because the program never read it or could not,
+  /// holds `read`: it is written if it holds no value, or the value the program knows;
+  /// otherwise the write fails with `refusal`: the store cannot be read (the write is made
+  /// again later), or its value is one the program never loaded, which is played back.
+  mutating func checkedBeforeWriting(
+    _ ticket: WriteTicket,
+    _ read: Result<StoredSnapshot<Stamp>, any Error>,
+    refusal: any Error,
+    now: Duration
+  ) -> [RecordAction<Stamp>] {
+    switch read {
+    case .success(let snapshot) where snapshot.contents == nil || snapshot.stamp == known:
+      isUnreadable = false
+      know(snapshot)
+      return [.write(ticket)]
+    case .success(let snapshot):
+      // NB: Accepted first, so that the pending change it replaces is not written after it.
+      let delivery = accept(snapshot)
+      return writeEnded(ticket, .refused(refusal, retried: false), now: now) + delivery
+    case .failure:
+      isUnreadable = true
+      return writeEnded(ticket, .refused(refusal, retried: true), now: now)
+    }
+  }
+
+  /// Write `ticket` ended.
+  mutating func writeEnded(
+    _ ticket: WriteTicket,
+    _ outcome: WriteOutcome<Stamp>,
+    now: Duration
+  ) -> [RecordAction<Stamp>] {
+    writing = nil
+    var actions: [RecordAction<Stamp>] = []
+    let result: Result<Void, any Error>
+    switch outcome {
+    case .wrote(let stamp, let contents):
+      (known, knownHoldsNoValue, isUnreadable, undecodable) = (stamp, false, false, nil)
+      actions += forgetFailed()
+      if subscribers > 0, watch != .none, case .some = watchedContents {
+        watchedContents = contents
+      }
+      retryDelay.reset()
+      result = .success(())
+      if ticket.echoes { actions += readBack() }
+    case .skipped:
+      actions += forgetFailed()
+      result = .success(())
+    case .refused(let error, let isRetried):
+      if isRetried {
+        actions += forgetFailed()
+        failed = ticket.write.encode
+      }
+      result = .failure(error)
+    case .failed(let error):
+      actions += forgetFailed()
+      failed = ticket.write.encode
+      result = .failure(error)
+      if retriesAfterDelay, isReachable, !isRetryScheduled {
+        isRetryScheduled = true
+        actions.append(.scheduleRetry(after: retryDelay.next()))
+      }
+    }
+    lastResult = result
+    if !ticket.write.continuations.isEmpty {
+      actions.append(.resume(ticket.write.continuations, result))
+    }
+    if ticket.isRetry { actions.append(.reportRetry(result)) }
+    let finished = flushes.filter { $0.through <= ticket.sequence }
+    if !finished.isEmpty {
+      flushes.removeAll { $0.through <= ticket.sequence }
+      actions.append(.finishFlushes(finished.map(\.done)))
+    }
+    if pending?.isImmediate == true {
+      actions += take(now: now)
+    } else if pending != nil, !isScheduled {
+      isScheduled = true
+      let sinceLast = now - (lastWrite ?? now)
+      actions.append(.schedule(after: max(interval - sinceLast, .zero)))
+    }
+    if writing == nil { actions += readAgainIfAsked() }
+    return actions + unregisterIfIdle() + releaseIfUnused()
+  }
+
+  /// The delay asked for by ``RecordAction/scheduleRetry(after:)`` has passed: the failed
+  /// value is written again, unless the store is unreachable (reaching it again writes it),
+  /// or a newer change is waiting or under way.
+  mutating func retryTimeCame(now: Duration) -> [RecordAction<Stamp>] {
+    isRetryScheduled = false
+    guard isReachable, let failed, pending == nil, !isWriting else { return [] }
+    pending = Pending(write: PendingWrite(encode: failed), isImmediate: true, isRetry: true)
+    readsAgain = true
+    return take(now: now)
+  }
+
+  // MARK: Reaching the store
+
+  /// The store can no longer be reached, because of `error`: failed writes wait until it
+  /// can, and the subscribers are told.
+  mutating func becameUnreachable(because error: any Error) -> [RecordAction<Stamp>] {
+    isReachable = false
+    watchedContents = nil
+    deliversKnown = true
+    guard subscribers > 0, reading == nil else { return [] }
+    isDelivering = true
+    reading = ReadTicket(writesTaken: writesTaken, verifiesWatch: nil)
+    return [.deliver(.failure(error))]
+  }
+
+  /// The store can be reached again — or for the first time. A failed write is made first;
+  /// then the store is read, and after a loss delivered whatever it holds.
+  mutating func becameReachable(afterLoss: Bool, now: Duration) -> [RecordAction<Stamp>] {
+    isReachable = true
+    retryDelay.reset()
+    if afterLoss { deliversKnown = true }
+    if pending == nil, let failed {
+      pending = Pending(write: PendingWrite(encode: failed), isImmediate: true, isRetry: true)
+    }
+    // A throttled change waits for its turn, unless the store was lost: then it goes
+    // first, so that the read does not take it back.
+    guard writing != nil || pending?.isImmediate == true || (afterLoss && pending != nil) else {
+      return changeNoticed(stamp: nil)
+    }
+    pending?.isImmediate = true
+    readsAgain = true
+    return writing == nil ? take(now: now) : []
+  }
+
+  // MARK: Transactions
+
+  /// A transaction of the store began: a read made meanwhile may find the store before or
+  /// after it, so it is made again once the transaction ended.
+  mutating func transactionBegan() {
+    isInTransaction = true
+    writesTaken += 1
+  }
+
+  /// The transaction read `read` with every writer locked out: it is not played back, since
+  /// the transaction starts from it and the shared values then take its result.
+  mutating func transactionRead(_ read: Result<StoredSnapshot<Stamp>, any Error>) {
+    guard case .success(let snapshot) = read else { return }
+    know(snapshot)
+    isUnreadable = false
+  }
+
+  /// The transaction ended, having written `contents` stamped `stamp` if it wrote anything.
+  ///
+  /// What it wrote supersedes the pending change, and is read back and delivered if a
+  /// delivery is under way, which may reach the shared values after it.
+  mutating func transactionEnded(wrote: (stamp: Stamp, contents: Data)?) -> [RecordAction<Stamp>] {
+    isInTransaction = false
+    var actions: [RecordAction<Stamp>] = []
+    if let wrote {
+      (known, knownHoldsNoValue, isUnreadable, undecodable) = (wrote.stamp, false, false, nil)
+      actions += forgetFailed()
+      if case .some = watchedContents { watchedContents = wrote.contents }
+      if let superseded = pending {
+        pending = nil
+        actions += [
+          .resume(superseded.write.continuations, .success(())), .discard(superseded.write.encode),
+        ]
+      }
+      if isDelivering { actions += readBack() }
+    }
+    return actions + readAgainIfAsked() + unregisterIfIdle()
+  }
+}

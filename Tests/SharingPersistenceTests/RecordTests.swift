@@ -1,0 +1,91 @@
+import Foundation
+import SharingCore
+import SharingDependencies
+import Testing
+
+@testable import SharingPersistence
+
+/// What a record's executor does with its store's I/O: here a store in memory whose watch
+/// can stop seeing every change.
+@Suite struct RecordTests {
+  let store = FakeStore()
+  let record: Record<FakeStore>
+
+  init() {
+    record = Record(
+      io: store,
+      machine: RecordStateMachine(interval: .zero),
+      scheduler: ManualWriteScheduler(),
+      pendingWrites: PendingWrites()
+    )
+    record.holderAdded()
+    _ = try? record.load()
+  }
+
+  @Test func identicalBytesAreSkippedWhileAVerifiedWatchSeesEveryChange() {
+    let unsubscribe = record.subscribe(.ignoring)
+    defer { unsubscribe() }
+    record.save({ bytes("5") }, urgency: .immediate)
+    record.save({ bytes("5") }, urgency: .immediate)
+    #expect(store.writes == 1)
+  }
+
+  @Test func identicalBytesAreWrittenWhenTheStoreCannotBeWatched() {
+    store.isWatchLive.withLock { $0 = false }
+    let unsubscribe = record.subscribe(.ignoring)
+    defer { unsubscribe() }
+    record.save({ bytes("5") }, urgency: .immediate)
+    record.save({ bytes("5") }, urgency: .immediate)
+    #expect(store.writes == 2)
+  }
+
+  @Test func identicalBytesAreWrittenOnceTheWatchNoLongerSeesEveryChange() {
+    let unsubscribe = record.subscribe(.ignoring)
+    defer { unsubscribe() }
+    record.save({ bytes("5") }, urgency: .immediate)
+    store.isWatchLive.withLock { $0 = false }
+    record.save({ bytes("5") }, urgency: .immediate)
+    #expect(store.writes == 2)
+  }
+
+  @Test func identicalBytesAreWrittenWhenNobodyWatches() {
+    record.save({ bytes("5") }, urgency: .immediate)
+    record.save({ bytes("5") }, urgency: .immediate)
+    #expect(store.writes == 2)
+  }
+}
+
+/// A store in memory: bytes stamped by themselves, a watch whose liveness a test sets.
+final class FakeStore: RecordIO {
+  let contents = Locked<Data?>(nil)
+  let writeCount = Locked(0)
+  let isWatchLive = Locked(true)
+
+  var writes: Int { writeCount.withLock { $0 } }
+
+  func read() throws -> StoredSnapshot<Data> {
+    let bytes = contents.withLock { $0 }
+    return StoredSnapshot(stamp: bytes, contents: bytes)
+  }
+
+  func write(_ contents: Data, keepingAside undecodable: Data?) throws -> Data {
+    self.contents.withLock { $0 = contents }
+    writeCount.withLock { $0 += 1 }
+    return contents
+  }
+
+  func watch(_ onChange: @escaping @Sendable (Data?) -> Void) -> any RecordWatch {
+    Watch(store: self)
+  }
+
+  private struct Watch: RecordWatch {
+    let store: FakeStore
+    var isLive: Bool { store.isWatchLive.withLock { $0 } }
+    func stop() {}
+  }
+}
+
+extension Record.Subscriber {
+  /// A subscriber that ignores what it is told.
+  static var ignoring: Self { Self(onChange: { _ in }, onRetry: { _ in }) }
+}
