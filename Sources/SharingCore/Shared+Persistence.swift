@@ -55,7 +55,12 @@ extension Shared where Value: Sendable {
   )
   public init(_ key: some SharedKey<Value>) {
     self.init(
-      reference: RootReference.persisted(by: key, saver: key, initialValue: { fatalError() }, site: nil)
+      reference: RootReference.persisted(
+        by: key,
+        saver: key,
+        initialValue: { fatalError() },
+        site: nil
+      )
     )
   }
 

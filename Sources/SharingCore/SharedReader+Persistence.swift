@@ -47,7 +47,12 @@ extension SharedReader where Value: Sendable {
   )
   public init(_ key: some SharedReaderKey<Value>) {
     self.init(
-      reference: RootReference.persisted(by: key, saver: nil, initialValue: { fatalError() }, site: nil)
+      reference: RootReference.persisted(
+        by: key,
+        saver: nil,
+        initialValue: { fatalError() },
+        site: nil
+      )
     )
   }
 

@@ -50,7 +50,12 @@ extension SharedReader where Value: Sendable {
   )
   public init(_ key: some SharedKey<Value>) {
     self.init(
-      reference: RootReference.persisted(by: key, saver: nil, initialValue: { fatalError() }, site: nil)
+      reference: RootReference.persisted(
+        by: key,
+        saver: nil,
+        initialValue: { fatalError() },
+        site: nil
+      )
     )
   }
 

@@ -73,6 +73,9 @@ package final class PersistentReferences: Sendable {
       keepsReference: false,
       registeredIn: (self, id)
     )
+    // A dependency being built on another thread may create a root for the key and change
+    // it: this one waits for the build, and then uses that root if it was published.
+    DependencyResolution.waitForValuesBeingBuilt()
     // NB: Started before it is published, outside the lock: loading runs the key's code,
     //     which may create other shared values.
     persistence.start(loading: loading)

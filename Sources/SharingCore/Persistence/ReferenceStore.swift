@@ -1,3 +1,5 @@
+import SharingDependencies
+
 /// The store that keeps the roots of a key's values rather than copies of the values, as
 /// ``SharedReaderKey/_referenceStore`` returns it (an in-memory key's).
 ///
@@ -53,7 +55,8 @@ public struct _ReferenceStore: Sendable {
   /// unless another shared value kept one first: returns the root kept.
   ///
   /// The store is read where it is, and nothing but shared values changes it, so the root
-  /// has no load and no subscription.
+  /// has no load and no subscription. A dependency being built on another thread may keep
+  /// a root for the key and change it: that root is waited for, and wins.
   private func keep<Value: Sendable>(
     _ key: any SharedReaderKey<Value>,
     saver: (any SharedKey<Value>)?,
@@ -61,6 +64,7 @@ public struct _ReferenceStore: Sendable {
     loading: Bool,
     site: CallSite?
   ) -> AnyRootReference {
+    DependencyResolution.waitForValuesBeingBuilt()
     let (created, _) = KeyPersistence.root(
       persistedBy: key,
       saver: saver,

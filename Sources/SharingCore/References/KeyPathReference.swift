@@ -60,7 +60,9 @@ extension SharedReference {
 
 /// The member stored `offset` bytes into `value`.
 func member<Base, Member>(at offset: Int, of value: Base) -> Member {
-  withUnsafePointer(to: value) { UnsafeRawPointer($0).load(fromByteOffset: offset, as: Member.self) }
+  withUnsafePointer(to: value) {
+    UnsafeRawPointer($0).load(fromByteOffset: offset, as: Member.self)
+  }
 }
 
 /// Calls `body` with the member stored `offset` bytes into `value`, in place.
