@@ -63,8 +63,8 @@ extension RangeReplaceableCollection {
   /// Elements that are `Identifiable` follow their identity instead.
   ///
   /// - Parameter shared: A shared collection.
-  // NB: The generic parameter is not named 'Base', so that documentation links tell this
-  //     initializer from the one for identifiable elements.
+  // The generic parameter is not named 'Base', so that documentation links tell this initializer
+  // from the one for identifiable elements.
   @_disfavoredOverload
   public init<Elements: MutableCollection & RandomAccessCollection>(_ shared: Shared<Elements>)
   where Element == Shared<Elements.Element> {

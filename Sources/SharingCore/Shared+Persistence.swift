@@ -127,15 +127,7 @@ extension Shared where Value: Sendable {
   ///   failed to load with.
   public init(require key: some SharedKey<Value>) async throws {
     let value = try await requireValue(for: key)
-    self.init(
-      reference: RootReference.persisted(
-        by: key,
-        saver: key,
-        initialValue: { value },
-        loading: false,
-        site: nil
-      )
-    )
+    self.init(reference: RootReference.persisted(by: key, saver: key, holding: value))
   }
 
   /// Makes this shared value, and every copy of it, use another key, then loads it.
@@ -143,15 +135,7 @@ extension Shared where Value: Sendable {
   /// - Parameter key: The key to use from now on.
   public func load(_ key: some SharedKey<Value>) async throws {
     let value = wrappedValue
-    box.repoint(
-      to: RootReference.persisted(
-        by: key,
-        saver: key,
-        initialValue: { value },
-        loading: false,
-        site: nil
-      )
-    )
+    box.repoint(to: RootReference.persisted(by: key, saver: key, holding: value))
     try await load()
   }
 

@@ -113,7 +113,7 @@ extension Shared: Sendable where Value: Sendable {}
 /// holding it; values derived earlier keep the reference they were derived from.
 @usableFromInline
 final class SharedBox<Value>: @unchecked Sendable {
-  // NB: Unchecked: 'repointed' is only accessed with 'lock' held.
+  // Unchecked: 'repointed' is only accessed with 'lock' held.
   @usableFromInline let initial: any SharedReference<Value>
   @usableFromInline let isRepointed = Atomic<Bool>(false)
   private let lock = Lock()

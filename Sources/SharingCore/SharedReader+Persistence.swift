@@ -115,15 +115,7 @@ extension SharedReader where Value: Sendable {
 
   init(requiring key: any SharedReaderKey<Value>) async throws {
     let value = try await requireValue(for: key)
-    self.init(
-      reference: RootReference.persisted(
-        by: key,
-        saver: nil,
-        initialValue: { value },
-        loading: false,
-        site: nil
-      )
-    )
+    self.init(reference: RootReference.persisted(by: key, saver: nil, holding: value))
   }
 
   /// Makes this reader, and every copy of it, use another key, then loads it.
@@ -135,15 +127,7 @@ extension SharedReader where Value: Sendable {
 
   func move(to key: any SharedReaderKey<Value>) async throws {
     let value = wrappedValue
-    box.repoint(
-      to: RootReference.persisted(
-        by: key,
-        saver: nil,
-        initialValue: { value },
-        loading: false,
-        site: nil
-      )
-    )
+    box.repoint(to: RootReference.persisted(by: key, saver: nil, holding: value))
     try await load()
   }
 

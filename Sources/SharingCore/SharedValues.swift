@@ -90,9 +90,9 @@ private final class ValueObservation<Value: Sendable>: Sendable {
   /// Yields the latest value, first moving the observation if the box was re-pointed:
   /// now, or in a turn taken after the yield in progress, by this thread or by a dispatched
   /// job.
-  // NB: Called after every change, by the thread that made it, which may hold other values'
-  //     locks (a change made inside another value's 'withLock'): it never waits for another
-  //     thread's yield, which may need one of them through a reader's transform.
+  // Called after every change, by the thread that made it, which may hold other values' locks (a
+  // change made inside another value's 'withLock'): it never waits for another thread's yield,
+  // which may need one of them through a reader's transform.
   func valueDidChange() {
     let thread = currentThreadID()
     switch turns.withLock({ $0.changed(by: thread) {} }) {
@@ -109,7 +109,7 @@ private final class ValueObservation<Value: Sendable>: Sendable {
     TurnClaim.runTurns(
       {
         follow()
-        // NB: Outside the lock: reading may run a reader's transform, which is user code.
+        // Outside the lock: reading may run a reader's transform, which is user code.
         yield(box.reference.read())
       },
       finishing: { turns.withLock { $0.turnFinished() } },
@@ -124,7 +124,7 @@ private final class ValueObservation<Value: Sendable>: Sendable {
     }?.remove()
   }
 
-  // NB: Only called in a turn, so one call at a time.
+  // Only called in a turn, so one call at a time.
   private func follow() {
     let root = box.reference.root
     guard observed.withLock({ $0 != nil && $0?.root !== root }) else { return }

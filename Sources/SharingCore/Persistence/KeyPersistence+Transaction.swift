@@ -39,8 +39,8 @@ extension KeyPersistence {
   /// failed before running `body`, `body` runs on a copy of the value that is then dropped,
   /// for its result. If `body` returns `false` (`withLock`'s body threw), nothing changes.
   func transaction(_ body: (inout Value) -> Bool) {
-    // NB: Inside a test's assertion, a write describes the expected value: it goes to the
-    //     snapshot, as any other write does, and never to the store.
+    // Inside a test's assertion, a write describes the expected value: it goes to the snapshot, as
+    // any other write does, and never to the store.
     guard let coordination, SharedTracking.asserting == nil else {
       root.write(from: .program, body)
       return

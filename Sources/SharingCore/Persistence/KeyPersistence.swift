@@ -32,8 +32,8 @@ protocol Persistence<Value>: AnyObject, Sendable {
 /// updated by the key's subscription, and saved through the key after every change the
 /// program makes.
 final class KeyPersistence<Value: Sendable>: Persistence, @unchecked Sendable {
-  // NB: Unchecked: mutable state lives in 'state', behind its lock; 'root' and
-  //     'registration' are set once, before the root is shared; the rest is immutable.
+  // Unchecked: mutable state lives in 'state', behind its lock; 'root' and 'registration' are set
+  // once, before the root is shared; the rest is immutable.
   /// The root, which holds this part for as long as it lives.
   private(set) unowned var root: RootReference<Value>!
   let key: any SharedReaderKey<Value>
@@ -111,8 +111,8 @@ final class KeyPersistence<Value: Sendable>: Persistence, @unchecked Sendable {
 
   /// Loads the value (unless it is already known) and subscribes to the store.
   func start(loading: Bool) {
-    // NB: Continuations are described by the key, not by 'self': a continuation a key keeps
-    //     must not keep the root's part, whose end cancels the subscription.
+    // Continuations are described by the key, not by 'self': a continuation a key keeps must not
+    // keep the root's part, whose end cancels the subscription.
     let key = self.key
     if loading {
       state.withLock { $0.isLoading = true }
@@ -174,8 +174,8 @@ final class KeyPersistence<Value: Sendable>: Persistence, @unchecked Sendable {
   func finishSave(_ result: Result<Void, any Error>) {
     updateStatus { state in
       state.saveError = result.failure
-      // NB: The store now holds the value in memory, so an error a subscriber reported
-      //     about what the store held before no longer applies.
+      // The store now holds the value in memory, so an error a subscriber reported about what the
+      // store held before no longer applies.
       if result.failure == nil { state.loadError = nil }
     }
   }
@@ -204,7 +204,7 @@ final class KeyPersistence<Value: Sendable>: Persistence, @unchecked Sendable {
           writeBack: whileAlive { $0.finishSave($1) }
         ) { [weak root, unowned self] result in
           if let root {
-            // NB: A user-initiated load that finds nothing keeps the current value.
+            // A user-initiated load that finds nothing keeps the current value.
             withExtendedLifetime(root) { self.finishLoad(result, resetsToInitialValue: false) }
           }
           waiter.resume(with: result.map { _ in () })
@@ -217,15 +217,15 @@ final class KeyPersistence<Value: Sendable>: Persistence, @unchecked Sendable {
 
   func didWrite() {
     guard savesWrites else { return }
-    // NB: One thread at a time hands values to the key, always reading the latest value,
-    //     so the last save the key sees carries the last write; 'TurnClaim' decides who.
+    // One thread at a time hands values to the key, always reading the latest value, so the last
+    // save the key sees carries the last write; 'TurnClaim' decides who.
     var saver: (any SharedKey<Value>)?
     TurnClaim.takeTurns(
       claiming: { requestSave(claimingInto: &saver) },
       {
-        // NB: The continuation holds the root until the key finishes the write, so a shared
-        //     value created for the key meanwhile finds it and starts from the value being
-        //     written, not from the store's older one.
+        // The continuation holds the root until the key finishes the write, so a shared value
+        // created for the key meanwhile finds it and starts from the value being written, not from
+        // the store's older one.
         let root: RootReference<Value> = self.root
         saver?.save(
           reading: { root.readUntracked() },
@@ -260,15 +260,15 @@ final class KeyPersistence<Value: Sendable>: Persistence, @unchecked Sendable {
   }
 
   func save() async throws {
-    // NB: A store that keeps the root holds every write already: saving a copy would
-    //     replace the root in the store, and later writes would not reach it.
+    // A store that keeps the root holds every write already: saving a copy would replace the root
+    // in the store, and later writes would not reach it.
     guard savesWrites else { return }
     let key = self.key
     let (saver, writes) = state.withLock { ($0.saver, $0.writes) }
     guard let saver else { return }
     let value = root.readUntracked()
-    // NB: A write made while this save runs may have been handed to the key before it, and
-    //     replaced by this older value: the latest value must be saved last, so save again.
+    // A write made while this save runs may have been handed to the key before it, and replaced by
+    // this older value: the latest value must be saved last, so save again.
     defer {
       if state.withLock({ $0.writes }) != writes { didWrite() }
     }

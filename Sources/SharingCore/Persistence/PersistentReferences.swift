@@ -76,8 +76,8 @@ package final class PersistentReferences: Sendable {
     // A dependency being built on another thread may create a root for the key and change
     // it: this one waits for the build, and then uses that root if it was published.
     DependencyResolution.waitForValuesBeingBuilt()
-    // NB: Started before it is published, outside the lock: loading runs the key's code,
-    //     which may create other shared values.
+    // Started before it is published, outside the lock: loading runs the key's code, which may
+    // create other shared values.
     persistence.start(loading: loading)
     let published = state.withLock { state -> AnyRootReference? in
       var current = state.generations[id] ?? Generation()
@@ -98,7 +98,7 @@ package final class PersistentReferences: Sendable {
       return AnyRootReference(created, site: site)
     }
     guard let published else {
-      // NB: Another root came and went while this one loaded: load again.
+      // Another root came and went while this one loaded: load again.
       return root(for: key, saver: saver, initialValue: initialValue, loading: loading, site: site)
     }
     return use(published, for: key, saver: saver, initialValue: initialValue, site: site)
@@ -176,7 +176,7 @@ package final class PersistentReferences: Sendable {
       initialValue: initialValue(),
       keepsReference: keepsReference
     )
-    // NB: A store that keeps roots holds none of this type: there is nothing to load.
+    // A store that keeps roots holds none of this type: there is nothing to load.
     if !keepsReference { persistence.start(loading: true) }
     return root
   }
@@ -217,10 +217,21 @@ extension RootReference where Value: Sendable {
   }
 }
 
+extension RootReference where Value: Sendable {
+  /// The root of the value `key` persists; one created holds `value`, without loading it.
+  static func persisted(
+    by key: any SharedReaderKey<Value>,
+    saver: (any SharedKey<Value>)?,
+    holding value: Value
+  ) -> RootReference {
+    persisted(by: key, saver: saver, initialValue: { value }, loading: false, site: nil)
+  }
+}
+
 /// The identity of a key, as a dictionary key.
 struct KeyID: Hashable, @unchecked Sendable {
-  // NB: Unchecked: keys compute their identities as 'Sendable' values in practice
-  //     ('Hashable' does not imply 'Sendable').
+  // Unchecked: keys compute their identities as 'Sendable' values in practice ('Hashable' does not
+  // imply 'Sendable').
   private let id: AnyHashable
 
   init(_ key: some SharedReaderKey) {

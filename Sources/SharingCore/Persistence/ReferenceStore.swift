@@ -95,7 +95,7 @@ package protocol ReferenceStoringKeyID: Hashable, Sendable {
 
 /// A root reference whose value type is known only at run time, as registries keep it.
 package struct AnyRootReference: @unchecked Sendable {
-  // NB: Unchecked: the root guards its value with its own lock.
+  // Unchecked: the root guards its value with its own lock.
   let root: AnyObject
   let valueType: Any.Type
   /// Where the root was first created with a default, if it was.

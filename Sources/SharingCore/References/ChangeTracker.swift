@@ -11,8 +11,8 @@ import Synchronization
 package final class ChangeTracker: Sendable {
   /// A root's value before its first tracked write.
   package struct Snapshot: @unchecked Sendable {
-    // NB: Unchecked: 'value' holds a shared value's type-erased copy; shared values in
-    //     tracked references are only ever 'Sendable' values or used from the test's task.
+    // Unchecked: 'value' holds a shared value's type-erased copy; shared values in tracked
+    // references are only ever 'Sendable' values or used from the test's task.
     package var value: Any
     /// The identity of the root, stable for as long as it is tracked.
     package let id: ObjectIdentifier
@@ -106,7 +106,7 @@ package final class ChangeTracker: Sendable {
     _ body: (inout Value) throws(E) -> R
   ) throws(E) -> R {
     var value = snapshot(of: root) ?? root.readUntracked()
-    // NB: The body runs outside the lock: it may read other shared values.
+    // The body runs outside the lock: it may read other shared values.
     let result = try body(&value)
     snapshots.withLock { snapshots in
       let id = ObjectIdentifier(root)

@@ -9,7 +9,7 @@ import SharingDependencies
 final class IdentifiedElementReference<Base: MutableCollection>: SharedReference,
   @unchecked Sendable
 where Base.Element: Identifiable {
-  // NB: Unchecked: the identity is immutable; 'cache' is guarded by its lock.
+  // Unchecked: the identity is immutable; 'cache' is guarded by its lock.
   private let base: any SharedReference<Base>
   private let id: Base.Element.ID
   /// The element's last value, and its index then, tried first to find it again.

@@ -5,7 +5,7 @@ final class IdentifiedOptionalElementReference<
   Base: MutableCollection & RangeReplaceableCollection
 >: SharedReference, @unchecked Sendable
 where Base.Element: Identifiable {
-  // NB: Unchecked: the identity is immutable.
+  // Unchecked: the identity is immutable.
   private let base: any SharedReference<Base>
   private let id: Base.Element.ID
 

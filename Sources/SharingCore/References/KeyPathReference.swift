@@ -4,7 +4,7 @@
 /// offset of the member in the value, which a root reads and writes in place; any other
 /// (computed properties, classes) is applied to the value.
 final class KeyPathReference<Base, Value>: SharedReference, @unchecked Sendable {
-  // NB: Unchecked: 'WritableKeyPath' is not marked 'Sendable', but a key path is immutable.
+  // Unchecked: 'WritableKeyPath' is not marked 'Sendable', but a key path is immutable.
   private let base: any SharedReference<Base>
   private let keyPath: WritableKeyPath<Base, Value>
   /// Where the member lives in the base value, if the key path names stored properties.

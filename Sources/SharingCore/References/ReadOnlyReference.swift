@@ -1,8 +1,8 @@
 /// A read-only view of a part, or a computed transformation, of another reference's value:
 /// `$reader.member`, `$value.read { … }`.
 final class ReadOnlyReference<Base, Value>: SharedReference, @unchecked Sendable {
-  // NB: Unchecked: the transform only captures immutable values (a key path or a user
-  //     closure that the public API requires to be `@Sendable`).
+  // Unchecked: the transform only captures immutable values (a key path or a user closure that the
+  // public API requires to be `@Sendable`).
   private let base: any SharedReference<Base>
   private let transform: (Base) -> Value
   /// Names the transformation in the description, formatted only when described.

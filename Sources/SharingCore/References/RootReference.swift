@@ -6,8 +6,8 @@ import Synchronization
 /// persists, the key's ``Persistence`` part.
 @usableFromInline
 final class RootReference<Value>: SharedReference, SharedRoot, @unchecked Sendable {
-  // NB: Unchecked: 'value' is only accessed with 'lock' held, or re-entrantly by the thread
-  //     that holds it (recorded in 'owner'); everything else is atomic or immutable.
+  // Unchecked: 'value' is only accessed with 'lock' held, or re-entrantly by the thread that holds
+  // it (recorded in 'owner'); everything else is atomic or immutable.
   private let lock = Lock()
   private let owner = Atomic<UInt>(0)
   @exclusivity(unchecked) private var value: Value
@@ -118,7 +118,7 @@ final class RootReference<Value>: SharedReference, SharedRoot, @unchecked Sendab
     _ body: (inout Value) throws(E) -> R
   ) throws(E) -> R {
     if let asserting = SharedTracking.asserting {
-      // NB: Inside an assertion, writes describe the expected value: they go to the snapshot.
+      // Inside an assertion, writes describe the expected value: they go to the snapshot.
       return try asserting.mutateSnapshot(of: self, body)
     }
     return try lockedWrite(from: origin, snapshottingFor: SharedTracking.trackers, body)
@@ -207,7 +207,7 @@ final class RootReference<Value>: SharedReference, SharedRoot, @unchecked Sendab
 
   /// Changes the persistence status, telling those who observe it.
   func notifyingStatusObservers(of change: () -> Void) {
-    // NB: A center created during the change is told about it, as in a write.
+    // A center created during the change is told about it, as in a write.
     let centerBefore = center.load(ordering: .acquiring)
     centerBefore?._withUnsafeGuaranteedRef { $0.willSetStatus() }
     change()
@@ -226,78 +226,4 @@ final class RootReference<Value>: SharedReference, SharedRoot, @unchecked Sendab
   var description: String {
     keyDescription ?? "value: \(String(reflecting: readUntracked()))"
   }
-}
-
-/// Connects a root to Swift Observation and to change observers: its registrar and, once
-/// ``addObserver(_:)`` is first called, its observers (few values have any).
-private final class ObservationCenter: Observable, @unchecked Sendable {
-  // NB: Unchecked: 'registrar' is thread-safe, 'observers' atomic.
-  private let registrar = ObservationRegistrar()
-  private let valueKeyPath: any KeyPath<ObservationCenter, Void> & Sendable = \.value
-  private static let statusKeyPath: any KeyPath<ObservationCenter, Void> & Sendable = \.status
-  private let observers = Atomic<Unmanaged<ChangeObservers>?>(nil)
-
-  deinit {
-    observers.load(ordering: .acquiring)?.release()
-  }
-
-  /// Stand-ins for the observed properties: observation only needs their key paths.
-  var value: Void { () }
-  var status: Void { () }
-
-  func accessValue() { registrar.access(self, keyPath: valueKeyPath) }
-  func willSetValue() { registrar.willSet(self, keyPath: valueKeyPath) }
-  func didSetValue() {
-    registrar.didSet(self, keyPath: valueKeyPath)
-    observers.load(ordering: .acquiring)?._withUnsafeGuaranteedRef { $0.notify() }
-  }
-
-  func accessStatus() { registrar.access(self, keyPath: Self.statusKeyPath) }
-  func willSetStatus() { registrar.willSet(self, keyPath: Self.statusKeyPath) }
-  func didSetStatus() { registrar.didSet(self, keyPath: Self.statusKeyPath) }
-
-  func addObserver(_ onChange: @escaping @Sendable () -> Void) -> ObserverToken {
-    observers.storeIfNil(ChangeObservers.init)._withUnsafeGuaranteedRef { $0.add(onChange) }
-  }
-}
-
-/// The closures called after every change of a value.
-private final class ChangeObservers: Sendable {
-  private let callbacks = Locked<(next: Int, all: [Int: @Sendable () -> Void])>((0, [:]))
-  /// How many callbacks there are: a change with none takes no lock.
-  private let count = Atomic<Int>(0)
-
-  func add(_ onChange: @escaping @Sendable () -> Void) -> ObserverToken {
-    let id = callbacks.withLock { callbacks in
-      defer { callbacks.next += 1 }
-      callbacks.all[callbacks.next] = onChange
-      return callbacks.next
-    }
-    count.add(1, ordering: .relaxed)
-    return ObserverToken { [weak self] in
-      guard let self, callbacks.withLock({ $0.all.removeValue(forKey: id) }) != nil else { return }
-      count.subtract(1, ordering: .relaxed)
-    }
-  }
-
-  func notify() {
-    guard count.load(ordering: .relaxed) > 0 else { return }
-    for callback in callbacks.withLock({ Array($0.all.values) }) { callback() }
-  }
-}
-
-/// The task-local state of change tracking, and the switch that keeps it off the read and
-/// write paths when no ``ChangeTracker`` runs anywhere in the process.
-enum SharedTracking {
-  private static let activeScopes = Atomic<Int>(0)
-
-  @TaskLocal static var trackers: [ChangeTracker] = []
-  @TaskLocal static var asserting: ChangeTracker?
-
-  /// Whether any tracker or assertion runs in the process.
-  @inline(__always)
-  static var isActive: Bool { activeScopes.load(ordering: .relaxed) != 0 }
-
-  static func beginScope() { activeScopes.add(1, ordering: .relaxed) }
-  static func endScope() { activeScopes.subtract(1, ordering: .relaxed) }
 }
