@@ -15,7 +15,7 @@ where Value: MutableCollection & RangeReplaceableCollection, Value.Element: Iden
   /// - Parameter id: The identity of the element.
   public subscript(id id: Value.Element.ID) -> Shared<Value.Element?> {
     Shared<Value.Element?>(
-      reference: IdentifiedOptionalElementReference(base: reference.resolved, id: id)
+      reference: IdentifiedOptionalElementReference(base: reference, id: id)
     )
   }
 }
@@ -63,8 +63,8 @@ extension RangeReplaceableCollection {
   /// Elements that are `Identifiable` follow their identity instead.
   ///
   /// - Parameter shared: A shared collection.
-  // NB: The generic parameter is not named 'Base', so that documentation links tell this
-  //     initializer from the one for identifiable elements.
+  // The generic parameter is not named 'Base', so that documentation links tell this initializer
+  // from the one for identifiable elements.
   @_disfavoredOverload
   public init<Elements: MutableCollection & RandomAccessCollection>(_ shared: Shared<Elements>)
   where Element == Shared<Elements.Element> {
@@ -85,9 +85,8 @@ extension RangeReplaceableCollection {
 
 /// A reference to each element of a collection, found by its identity.
 private func elementReferences<Base: MutableCollection>(
-  of base: SharedReference<Base>
-) -> [SharedReference<Base.Element>] where Base.Element: Identifiable {
-  let base = base.resolved
+  of base: any SharedReference<Base>
+) -> [any SharedReference<Base.Element>] where Base.Element: Identifiable {
   let collection = base.read()
   return zip(collection.indices, collection).map { index, element in
     IdentifiedElementReference(base: base, element: element, index: index)
@@ -96,62 +95,9 @@ private func elementReferences<Base: MutableCollection>(
 
 /// A reference to each position of a collection.
 private func positionalReferences<Base: MutableCollection & RandomAccessCollection>(
-  of base: SharedReference<Base>
-) -> [SharedReference<Base.Element>] {
-  let base = base.resolved
-  return base.read().enumerated().map { offset, element in
+  of base: any SharedReference<Base>
+) -> [any SharedReference<Base.Element>] {
+  base.read().enumerated().map { offset, element in
     PositionalElementReference(base: base, offset: offset, element: element)
   }
-}
-
-/// A view of the element at one position of a shared collection, used by `Array($collection)`
-/// for elements without an identity.
-///
-/// Once the collection is shorter than the position, reads return the last value seen and
-/// writes change that copy, as swift-sharing's views of removed elements do.
-private final class PositionalElementReference<Base: MutableCollection & RandomAccessCollection>:
-  ForwardingReference<Base, Base.Element>, @unchecked Sendable
-{
-  // NB: Unchecked: 'lastElement' is guarded by its lock; the offset is immutable.
-  private let offset: Int
-  private let lastElement: Locked<Base.Element>
-
-  init(base: SharedReference<Base>, offset: Int, element: Base.Element) {
-    self.offset = offset
-    self.lastElement = Locked(element)
-    super.init(base: base)
-  }
-
-  override func read() -> Base.Element {
-    let collection = base.read()
-    guard let index = index(in: collection) else { return lastElement.withLock { $0 } }
-    let element = collection[index]
-    lastElement.withLock { $0 = element }
-    return element
-  }
-
-  override func modify(_ body: (inout Base.Element) -> Bool) {
-    // NB: The base's write holds the root's lock, so the copy taken from 'lastElement' for a
-    //     detached element cannot change while the body runs.
-    base.modify { (collection: inout Base) in
-      var element: Base.Element
-      let index = index(in: collection)
-      if let index {
-        element = collection[index]
-      } else {
-        element = lastElement.withLock { $0 }
-      }
-      let stands = body(&element)
-      if let index { collection[index] = element }
-      lastElement.withLock { $0 = element }
-      return stands
-    }
-  }
-
-  private func index(in collection: Base) -> Base.Index? {
-    guard offset < collection.count else { return nil }
-    return collection.index(collection.startIndex, offsetBy: offset)
-  }
-
-  override var description: String { "\(base.description)[\(offset)]" }
 }

@@ -11,7 +11,7 @@ extension Shared {
   public subscript<Member>(
     dynamicMember keyPath: WritableKeyPath<Value, Member>
   ) -> Shared<Member> {
-    Shared<Member>(reference: KeyPathReference(base: reference.resolved, keyPath: keyPath))
+    Shared<Member>(reference: reference.appending(keyPath))
   }
 
   /// Derives a read-only shared value for a read-only part of this value.
@@ -37,7 +37,7 @@ extension Shared {
   public init?(_ base: Shared<Value?>) {
     guard let initialValue = base.wrappedValue else { return nil }
     self.init(
-      reference: UnwrappedReference(base: base.reference.resolved, initialValue: initialValue)
+      reference: UnwrappedReference(base: base.reference, initialValue: initialValue)
     )
   }
 

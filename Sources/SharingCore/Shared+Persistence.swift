@@ -16,8 +16,6 @@ extension Shared where Value: Sendable {
   ///   - key: The key that loads, saves and observes the stored value.
   ///   - fileID: The file of the declaration, named in reports of inconsistent key use.
   ///   - line: The line of the declaration.
-  // NB: Inlinable: where the key's type is known, whether its store keeps the reference is
-  //     decided by the compiler, and a key already held costs a lookup in its store.
   @inlinable
   public init(
     wrappedValue: @autoclosure () -> Value,
@@ -25,16 +23,10 @@ extension Shared where Value: Sendable {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) {
-    if let handle = key.handleOnKeptReference() {
-      self.init(reference: handle)
+    if let root = key._referenceStore?.keptRoot(of: Value.self) {
+      self.init(reference: root)
     } else {
-      self.init(
-        persistedBy: key,
-        initialValue: wrappedValue,
-        fileID: fileID,
-        line: line,
-        store: ReferenceStore(of: key)
-      )
+      self.init(persistedBy: key, initialValue: wrappedValue, fileID: fileID, line: line)
     }
   }
 
@@ -63,7 +55,12 @@ extension Shared where Value: Sendable {
   )
   public init(_ key: some SharedKey<Value>) {
     self.init(
-      reference: .persisted(by: key, saver: key, initialValue: { fatalError() }, site: nil)
+      reference: RootReference.persisted(
+        by: key,
+        saver: key,
+        initialValue: { fatalError() },
+        site: nil
+      )
     )
   }
 
@@ -103,26 +100,20 @@ extension Shared where Value: Sendable {
 
   /// A shared value persisted by `key`, declared at `fileID`:`line` with `initialValue` as
   /// its default.
-  ///
-  /// `store` is the key's identity, if its store keeps references, when the caller already
-  /// found out.
   @usableFromInline
   init(
     persistedBy key: any SharedKey<Value>,
     initialValue: () -> Value,
     fileID: StaticString,
-    line: UInt,
-    store: ReferenceStore? = nil
+    line: UInt
   ) {
-    self.init(
-      reference: .persisted(
-        by: key,
-        saver: key,
-        initialValue: initialValue,
-        store: store,
-        site: CallSite(fileID: fileID, line: line)
-      )
+    let root = RootReference.persisted(
+      by: key,
+      saver: key,
+      initialValue: initialValue,
+      site: CallSite(fileID: fileID, line: line)
     )
+    self.init(reference: root)
   }
 
   /// Creates a shared value from a key whose store must have a value.
@@ -136,22 +127,15 @@ extension Shared where Value: Sendable {
   ///   failed to load with.
   public init(require key: some SharedKey<Value>) async throws {
     let value = try await requireValue(for: key)
-    self.init(
-      reference: .persisted(
-        by: key,
-        saver: key,
-        initialValue: { value },
-        loading: false,
-        site: nil
-      )
-    )
+    self.init(reference: RootReference.persisted(by: key, saver: key, holding: value))
   }
 
   /// Makes this shared value, and every copy of it, use another key, then loads it.
   ///
   /// - Parameter key: The key to use from now on.
   public func load(_ key: some SharedKey<Value>) async throws {
-    reference.switchKey(to: key, saver: key, keeping: wrappedValue)
+    let value = wrappedValue
+    box.repoint(to: RootReference.persisted(by: key, saver: key, holding: value))
     try await load()
   }
 
@@ -159,25 +143,25 @@ extension Shared where Value: Sendable {
 
 extension Shared {
   /// Whether the value is being loaded from its store.
-  public var isLoading: Bool { reference.resolved.persistenceSource?.isLoading ?? false }
+  public var isLoading: Bool { reference.root.anyPersistence?.isLoading ?? false }
 
   /// The error the store last failed to load with, if the latest load failed.
-  public var loadError: (any Error)? { reference.resolved.persistenceSource?.loadError }
+  public var loadError: (any Error)? { reference.root.anyPersistence?.loadError }
 
   /// The error the store last failed to save with, if the latest save failed.
-  public var saveError: (any Error)? { reference.resolved.persistenceSource?.saveError }
+  public var saveError: (any Error)? { reference.root.anyPersistence?.saveError }
 
   /// Reloads the value from its store.
   ///
   /// - Throws: The error the key failed to load with, also exposed as ``loadError``.
   public func load() async throws {
-    try await reference.resolved.persistenceSource?.load()
+    try await reference.root.anyPersistence?.load()
   }
 
   /// Saves the value to its store now, bypassing any throttling.
   ///
   /// - Throws: The error the key failed to save with, also exposed as ``saveError``.
   public func save() async throws {
-    try await reference.resolved.persistenceSource?.save()
+    try await reference.root.anyPersistence?.save()
   }
 }

@@ -1,3 +1,7 @@
+import SharingDependencies
+// NB: Public: the box's flag is read in code inlined into callers of 'Shared'.
+public import Synchronization
+
 /// A property wrapper for state shared by many parts of a program, optionally persisted.
 ///
 /// Hold the same value in several features and keep them in sync:
@@ -16,11 +20,15 @@
 @dynamicMemberLookup
 @propertyWrapper
 public struct Shared<Value> {
-  @usableFromInline let reference: SharedReference<Value>
+  @usableFromInline let box: SharedBox<Value>
+
+  /// The reference this value and its copies use now.
+  @inlinable
+  var reference: any SharedReference<Value> { box.reference }
 
   @usableFromInline
-  init(reference: SharedReference<Value>) {
-    self.reference = reference
+  init(reference: any SharedReference<Value>) {
+    self.box = SharedBox(reference)
   }
 
   /// Creates a shared value that is not persisted.
@@ -46,7 +54,7 @@ public struct Shared<Value> {
   /// Assigning it directly is deprecated: use ``withLock(_:)`` so that a read-modify-write
   /// cannot interleave with another thread's.
   public var wrappedValue: Value {
-    @inlinable get { reference.resolvedRead() }
+    @inlinable get { box.read() }
     @available(
       *,
       deprecated,
@@ -62,7 +70,7 @@ public struct Shared<Value> {
   /// keep reading the old one.
   public var projectedValue: Shared<Value> {
     get { self }
-    nonmutating set { reference.redirect(to: newValue.reference.resolved) }
+    nonmutating set { box.repoint(to: newValue.reference) }
   }
 
   /// Mutates the value with exclusive access.
@@ -81,8 +89,76 @@ public struct Shared<Value> {
   /// - Returns: The result of `operation`.
   @inlinable
   public func withLock<R, E: Error>(_ operation: (inout Value) throws(E) -> R) throws(E) -> R {
-    try reference.resolvedWithLock(operation)
+    // NB: Inlined, so that the result and the error keep the caller's types: the reference is
+    //     handed a closure that only returns whether `operation` threw.
+    var result: Result<R, E>?
+    box.modify { value in
+      do throws(E) {
+        result = .success(try operation(&value))
+        return true
+      } catch {
+        result = .failure(error)
+        return false
+      }
+    }
+    return try result.unsafelyUnwrapped.get()
   }
 }
 
 extension Shared: Sendable where Value: Sendable {}
+
+/// What a ``Shared`` or ``SharedReader`` and its copies hold: the reference they use now.
+///
+/// Assigning a projected value and ``Shared/load(_:)`` re-point the box, and so every copy
+/// holding it; values derived earlier keep the reference they were derived from.
+@usableFromInline
+final class SharedBox<Value>: @unchecked Sendable {
+  // Unchecked: 'repointed' is only accessed with 'lock' held.
+  @usableFromInline let initial: any SharedReference<Value>
+  @usableFromInline let isRepointed = Atomic<Bool>(false)
+  private let lock = Lock()
+  private var repointed: (any SharedReference<Value>)?
+
+  @usableFromInline
+  init(_ reference: any SharedReference<Value>) {
+    self.initial = reference
+  }
+
+  /// The reference in use: the first one, until the box is re-pointed.
+  @inlinable
+  var reference: any SharedReference<Value> {
+    guard isRepointed.load(ordering: .acquiring) else { return initial }
+    return repointedReference()
+  }
+
+  /// The value of the reference in use.
+  @inlinable
+  func read() -> Value {
+    // NB: Not 'reference.read()': reading through the stored reference borrows it, where a
+    //     copy of it would be retained and released on every read.
+    guard isRepointed.load(ordering: .acquiring) else { return initial.read() }
+    return repointedReference().read()
+  }
+
+  /// Mutates the value of the reference in use; see ``SharedReference/modify(_:)``.
+  @inlinable
+  func modify(_ body: (inout Value) -> Bool) {
+    guard isRepointed.load(ordering: .acquiring) else { return initial.modify(body) }
+    repointedReference().modify(body)
+  }
+
+  @usableFromInline
+  func repointedReference() -> any SharedReference<Value> {
+    lock.withLock { repointed ?? initial }
+  }
+
+  /// Uses `reference` from now on, telling those who observe the value that it changed.
+  func repoint(to reference: any SharedReference<Value>) {
+    let current = self.reference
+    guard current !== reference else { return }
+    current.root.notifyingObservers {
+      lock.withLock { repointed = reference }
+      isRepointed.store(true, ordering: .releasing)
+    }
+  }
+}

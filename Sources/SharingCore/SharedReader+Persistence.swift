@@ -8,8 +8,6 @@ extension SharedReader where Value: Sendable {
   ///   - key: The key that loads and observes the stored value.
   ///   - fileID: The file of the declaration, named in reports of inconsistent key use.
   ///   - line: The line of the declaration.
-  // NB: Inlinable: where the key's type is known, whether its store keeps the reference is
-  //     decided by the compiler, and a key already held costs a lookup in its store.
   @inlinable
   public init(
     wrappedValue: @autoclosure () -> Value,
@@ -17,16 +15,10 @@ extension SharedReader where Value: Sendable {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) {
-    if let handle = key.handleOnKeptReference() {
-      self.init(reference: handle)
+    if let root = key._referenceStore?.keptRoot(of: Value.self) {
+      self.init(reference: root)
     } else {
-      self.init(
-        persistedBy: key,
-        initialValue: wrappedValue,
-        fileID: fileID,
-        line: line,
-        store: ReferenceStore(of: key)
-      )
+      self.init(persistedBy: key, initialValue: wrappedValue, fileID: fileID, line: line)
     }
   }
 
@@ -55,7 +47,12 @@ extension SharedReader where Value: Sendable {
   )
   public init(_ key: some SharedReaderKey<Value>) {
     self.init(
-      reference: .persisted(by: key, saver: nil, initialValue: { fatalError() }, site: nil)
+      reference: RootReference.persisted(
+        by: key,
+        saver: nil,
+        initialValue: { fatalError() },
+        site: nil
+      )
     )
   }
 
@@ -91,26 +88,20 @@ extension SharedReader where Value: Sendable {
 
   /// A reader of the value `key` persists, declared at `fileID`:`line` with `initialValue`
   /// as its default.
-  ///
-  /// `store` is the key's identity, if its store keeps references, when the caller already
-  /// found out.
   @usableFromInline
   init(
     persistedBy key: any SharedReaderKey<Value>,
     initialValue: () -> Value,
     fileID: StaticString,
-    line: UInt,
-    store: ReferenceStore? = nil
+    line: UInt
   ) {
-    self.init(
-      reference: .persisted(
-        by: key,
-        saver: nil,
-        initialValue: initialValue,
-        store: store,
-        site: CallSite(fileID: fileID, line: line)
-      )
+    let root = RootReference.persisted(
+      by: key,
+      saver: nil,
+      initialValue: initialValue,
+      site: CallSite(fileID: fileID, line: line)
     )
+    self.init(reference: root)
   }
 
   /// Creates a reader from a key whose store must have a value.
@@ -124,15 +115,7 @@ extension SharedReader where Value: Sendable {
 
   init(requiring key: any SharedReaderKey<Value>) async throws {
     let value = try await requireValue(for: key)
-    self.init(
-      reference: .persisted(
-        by: key,
-        saver: nil,
-        initialValue: { value },
-        loading: false,
-        site: nil
-      )
-    )
+    self.init(reference: RootReference.persisted(by: key, saver: nil, holding: value))
   }
 
   /// Makes this reader, and every copy of it, use another key, then loads it.
@@ -143,7 +126,8 @@ extension SharedReader where Value: Sendable {
   }
 
   func move(to key: any SharedReaderKey<Value>) async throws {
-    reference.switchKey(to: key, saver: nil, keeping: wrappedValue)
+    let value = wrappedValue
+    box.repoint(to: RootReference.persisted(by: key, saver: nil, holding: value))
     try await load()
   }
 
@@ -151,15 +135,15 @@ extension SharedReader where Value: Sendable {
 
 extension SharedReader {
   /// Whether the value is being loaded from its store.
-  public var isLoading: Bool { reference.resolved.persistenceSource?.isLoading ?? false }
+  public var isLoading: Bool { reference.root.anyPersistence?.isLoading ?? false }
 
   /// The error the store last failed to load with, if the latest load failed.
-  public var loadError: (any Error)? { reference.resolved.persistenceSource?.loadError }
+  public var loadError: (any Error)? { reference.root.anyPersistence?.loadError }
 
   /// Reloads the value from its store.
   ///
   /// - Throws: The error the key failed to load with, also exposed as ``loadError``.
   public func load() async throws {
-    try await reference.resolved.persistenceSource?.load()
+    try await reference.root.anyPersistence?.load()
   }
 }

@@ -1,8 +1,8 @@
 import SharingDependencies
 
-// NB: Overloads of the 'SharedReaderKey' initialisers for keys declared in an extension of
-//     'SharedKey' ('extension SharedKey where Self == …'), whose static members an implicit
-//     member expression typed 'some SharedReaderKey' does not find: swift-sharing has them.
+// Overloads of the 'SharedReaderKey' initialisers for keys declared in an extension of 'SharedKey'
+// ('extension SharedKey where Self == …'), whose static members an implicit member expression typed
+// 'some SharedReaderKey' does not find: swift-sharing has them.
 extension SharedReader where Value: Sendable {
   /// Creates a reader of a value loaded, and kept up to date, by a writable key.
   ///
@@ -50,7 +50,12 @@ extension SharedReader where Value: Sendable {
   )
   public init(_ key: some SharedKey<Value>) {
     self.init(
-      reference: .persisted(by: key, saver: nil, initialValue: { fatalError() }, site: nil)
+      reference: RootReference.persisted(
+        by: key,
+        saver: nil,
+        initialValue: { fatalError() },
+        site: nil
+      )
     )
   }
 

@@ -13,11 +13,15 @@
 @dynamicMemberLookup
 @propertyWrapper
 public struct SharedReader<Value> {
-  @usableFromInline let reference: SharedReference<Value>
+  @usableFromInline let box: SharedBox<Value>
+
+  /// The reference this reader and its copies use now.
+  @inlinable
+  var reference: any SharedReference<Value> { box.reference }
 
   @usableFromInline
-  init(reference: SharedReference<Value>) {
-    self.reference = reference
+  init(reference: any SharedReference<Value>) {
+    self.box = SharedBox(reference)
   }
 
   /// Creates a reader of a constant value.
@@ -53,15 +57,13 @@ public struct SharedReader<Value> {
   ///
   /// - Parameter base: The shared value to read.
   public init(_ base: Shared<Value>) {
-    // NB: A handle of its own, so that re-pointing 'base' (whose reference may be a root
-    //     that redirects in place) does not re-point the reader, and vice versa.
-    self.init(reference: HandleReference(base: base.reference.resolved))
+    self.init(reference: base.reference)
   }
 
   /// The current value.
   @inlinable
   public var wrappedValue: Value {
-    reference.resolvedRead()
+    box.read()
   }
 
   /// The reader itself, reached with `$` syntax.
@@ -71,7 +73,7 @@ public struct SharedReader<Value> {
   /// keep reading the old one.
   public var projectedValue: SharedReader<Value> {
     get { self }
-    nonmutating set { reference.redirect(to: newValue.reference.resolved) }
+    nonmutating set { box.repoint(to: newValue.reference) }
   }
 }
 

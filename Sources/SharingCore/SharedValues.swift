@@ -23,12 +23,12 @@ public struct SharedValues<Value: Sendable>: AsyncSequence, Sendable {
   /// The sequence never fails.
   public typealias Failure = Never
 
-  let reference: SharedReference<Value>
+  let box: SharedBox<Value>
 
   /// Starts observing the shared value.
   public func makeAsyncIterator() -> Iterator {
     let (stream, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: .unbounded)
-    let observation = ValueObservation(of: reference) { continuation.yield($0) }
+    let observation = ValueObservation(of: box) { continuation.yield($0) }
     continuation.onTermination = { [weak observation] _ in observation?.cancel() }
     observation.valueDidChange()
     return Iterator(base: stream.makeAsyncIterator(), observation: observation)
@@ -54,32 +54,32 @@ public struct SharedValues<Value: Sendable>: AsyncSequence, Sendable {
 
 extension Shared where Value: Sendable {
   /// The current value, then the value after each change, as an asynchronous sequence.
-  public var values: SharedValues<Value> { SharedValues(reference: reference) }
+  public var values: SharedValues<Value> { SharedValues(box: box) }
 }
 
 extension SharedReader where Value: Sendable {
   /// The current value, then the value after each change, as an asynchronous sequence.
-  public var values: SharedValues<Value> { SharedValues(reference: reference) }
+  public var values: SharedValues<Value> { SharedValues(box: box) }
 }
 
-/// Observes the value of a shared value's reference, following the reference to wherever
-/// it is redirected (``Shared/load(_:)``, assigning a projected value).
+/// Observes the value of a shared value, following its box to wherever it is re-pointed
+/// (``Shared/load(_:)``, assigning a projected value).
 private final class ValueObservation<Value: Sendable>: Sendable {
-  private let holder: SharedReference<Value>
+  private let box: SharedBox<Value>
   private let yield: @Sendable (Value) -> Void
   /// Who yields the value, and when. A change that would wait for the yield in progress is
   /// yielded by a turn dispatched when that yield ends: no writer waits.
   private let turns = Locked(TurnClaim<Void>())
-  /// The reference observed and the registration there; `nil` once cancelled.
+  /// The root observed and the registration there; `nil` once cancelled.
   private let observed = Locked<Observed?>(Observed())
 
   private struct Observed {
-    var target: SharedReference<Value>?
+    var root: (any SharedRoot)?
     var token: ObserverToken?
   }
 
-  init(of holder: SharedReference<Value>, yield: @escaping @Sendable (Value) -> Void) {
-    self.holder = holder
+  init(of box: SharedBox<Value>, yield: @escaping @Sendable (Value) -> Void) {
+    self.box = box
     self.yield = yield
   }
 
@@ -87,12 +87,12 @@ private final class ValueObservation<Value: Sendable>: Sendable {
     cancel()
   }
 
-  /// Yields the latest value, first moving the observation if the holder was redirected:
+  /// Yields the latest value, first moving the observation if the box was re-pointed:
   /// now, or in a turn taken after the yield in progress, by this thread or by a dispatched
   /// job.
-  // NB: Called after every change, by the thread that made it, which may hold other values'
-  //     locks (a change made inside another value's 'withLock'): it never waits for another
-  //     thread's yield, which may need one of them through a reader's transform.
+  // Called after every change, by the thread that made it, which may hold other values' locks (a
+  // change made inside another value's 'withLock'): it never waits for another thread's yield,
+  // which may need one of them through a reader's transform.
   func valueDidChange() {
     let thread = currentThreadID()
     switch turns.withLock({ $0.changed(by: thread) {} }) {
@@ -109,8 +109,8 @@ private final class ValueObservation<Value: Sendable>: Sendable {
     TurnClaim.runTurns(
       {
         follow()
-        // NB: Outside the lock: reading may run a reader's transform, which is user code.
-        yield(holder.resolvedRead())
+        // Outside the lock: reading may run a reader's transform, which is user code.
+        yield(box.reference.read())
       },
       finishing: { turns.withLock { $0.turnFinished() } },
       handingOverTo: { DispatchQueue.global().async { self.takeTurns() } }
@@ -124,14 +124,14 @@ private final class ValueObservation<Value: Sendable>: Sendable {
     }?.remove()
   }
 
-  // NB: Only called in a turn, so one call at a time.
+  // Only called in a turn, so one call at a time.
   private func follow() {
-    let target = holder.resolved
-    guard observed.withLock({ $0 != nil && $0?.target !== target }) else { return }
-    let token = target.addObserver { [weak self] in self?.valueDidChange() }
+    let root = box.reference.root
+    guard observed.withLock({ $0 != nil && $0?.root !== root }) else { return }
+    let token = root.addObserver { [weak self] in self?.valueDidChange() }
     let replaced = observed.withLock { observed -> ObserverToken? in
       guard observed != nil else { return token }
-      defer { observed = Observed(target: target, token: token) }
+      defer { observed = Observed(root: root, token: token) }
       return observed?.token
     }
     replaced?.remove()

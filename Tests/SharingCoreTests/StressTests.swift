@@ -77,10 +77,8 @@ import Testing
         } operation: {
           for iteration in 0..<Self.iterations / 4 {
             let count = Shared(wrappedValue: 0, .test("count", store: store))
-            if iteration.isMultiple(of: 50),
-              let base = (count.reference as? HandleReference<Int>)?.base
-            {
-              roots.withLock { $0.append(WeakRoot(base)) }
+            if iteration.isMultiple(of: 50) {
+              roots.withLock { $0.append(WeakRoot(count.reference.root)) }
             }
             count.withLock { $0 += 1 }
             _ = count.wrappedValue

@@ -56,19 +56,23 @@ import Testing
     } operation: {
       expectCapabilitiesSurviveADefault(
         of: FileStorageKey<Int>.fileStorage(url),
-        isCoordinated: false
+        isCoordinated: false,
+        keepsReferences: false
       )
       expectCapabilitiesSurviveADefault(
         of: CoordinatedFileStorageKey<Int>.fileStorage(url, .coordinated),
-        isCoordinated: true
+        isCoordinated: true,
+        keepsReferences: false
       )
       expectCapabilitiesSurviveADefault(
         of: AppStorageKey<Int>.appStorage("count"),
-        isCoordinated: false
+        isCoordinated: false,
+        keepsReferences: false
       )
       expectCapabilitiesSurviveADefault(
         of: InMemoryKey<Int>.inMemory("count"),
-        isCoordinated: false
+        isCoordinated: false,
+        keepsReferences: true
       )
     }
   }
@@ -104,17 +108,20 @@ import Testing
   }
 }
 
-/// Checks, for one shipped key, that pairing it with a default keeps its identity and its
-/// transactions.
+/// Checks, for one shipped key, that pairing it with a default keeps its identity, its
+/// transactions and the store that keeps its references.
 private func expectCapabilitiesSurviveADefault<Key: SharedKey>(
   of key: Key,
   isCoordinated: Bool,
+  keepsReferences: Bool,
   sourceLocation: SourceLocation = #_sourceLocation
 ) where Key.Value == Int {
   let paired = Key.Default[key, default: 0]
   #expect(paired.id == key.id, sourceLocation: sourceLocation)
   #expect((key._coordinatedKey != nil) == isCoordinated, sourceLocation: sourceLocation)
   #expect((paired._coordinatedKey != nil) == isCoordinated, sourceLocation: sourceLocation)
+  #expect((key._referenceStore != nil) == keepsReferences, sourceLocation: sourceLocation)
+  #expect((paired._referenceStore != nil) == keepsReferences, sourceLocation: sourceLocation)
   @Shared(paired) var viaDefault
   @Shared(key) var direct = 0
   $viaDefault.withLock { $0 = 7 }

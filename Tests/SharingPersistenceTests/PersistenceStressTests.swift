@@ -82,10 +82,8 @@ import Testing
         } operation: {
           for iteration in 0..<iterations {
             let tally = Shared(wrappedValue: Tally(), counting)
-            if iteration.isMultiple(of: 25),
-              let root = (tally.reference as? HandleReference<Tally>)?.base
-            {
-              roots.append(root)
+            if iteration.isMultiple(of: 25) {
+              roots.append(tally.reference.root)
             }
             Tally.operation(worker, iteration, on: tally)
             if iteration.isMultiple(of: 10) {

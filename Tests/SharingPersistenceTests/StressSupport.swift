@@ -11,6 +11,10 @@ struct CountingKey<Base: SharedKey>: SharedKey where Base.Value: Sendable {
 
   var id: Base.ID { base.id }
 
+  /// The wrapped key's store, if it keeps shared references: a key forwarding an in-memory
+  /// key's identity forwards its store too, to share the value that store keeps.
+  var _referenceStore: _ReferenceStore? { base._referenceStore }
+
   func load(context: LoadContext<Base.Value>, continuation: LoadContinuation<Base.Value>) {
     base.load(context: context, continuation: continuation)
   }

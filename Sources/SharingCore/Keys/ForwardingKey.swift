@@ -2,7 +2,8 @@
 ///
 /// Every capability of a key is a requirement of the key protocols, and this protocol's
 /// extensions forward each of them to ``base``: its identity, loading, subscribing, saving,
-/// reading the value when it is written, and running changes as transactions. A key that
+/// reading the value when it is written, running changes as transactions, and keeping shared
+/// references in its store. A key that
 /// wraps another and adopts this protocol loses none of them, whichever it wraps.
 ///
 /// ```swift
@@ -39,6 +40,9 @@ extension _ForwardingKey {
   ) -> SharedSubscription {
     base.subscribe(context: context, subscriber: subscriber)
   }
+
+  /// The wrapped key's store, if it keeps shared references.
+  public var _referenceStore: _ReferenceStore? { base._referenceStore }
 }
 
 extension _ForwardingKey where Self: SharedKey, Base: SharedKey {

@@ -56,6 +56,16 @@ public protocol SharedReaderKey<Value>: Sendable {
     context: LoadContext<Value>,
     subscriber: SharedSubscriber<Value>
   ) -> SharedSubscription
+
+  /// The store that keeps the shared reference of this key's value, if the store keeps
+  /// references rather than copies of values, as an in-memory key's does; `nil` for every
+  /// other key.
+  var _referenceStore: _ReferenceStore? { get }
+}
+
+extension SharedReaderKey {
+  /// `nil`: the store keeps copies of values, handed to it by saves.
+  public var _referenceStore: _ReferenceStore? { nil }
 }
 
 extension SharedReaderKey where ID == Self {

@@ -2,7 +2,6 @@ import Dispatch
 
 extension TurnClaim where Waiter == DispatchSemaphore {
   /// Records a change made by `thread`; a thread that must wait does so on a semaphore.
-  // NB: Inlined: a save makes this call after every write.
   @inline(__always)
   mutating func changed(by thread: UInt) -> ChangeAction {
     changed(by: thread) { DispatchSemaphore(value: 0) }
@@ -20,7 +19,6 @@ extension TurnClaim where Waiter == DispatchSemaphore {
   ///   - job: One turn: reads the latest value and hands it on. Called with no lock held.
   ///   - finish: Records that a turn ended, with the claim's lock held, and returns what to
   ///     do.
-  // NB: Inlined, so that each caller's closures are too: a save runs it after every write.
   @inline(__always)
   static func takeTurns(
     claiming claim: () -> ChangeAction,

@@ -63,8 +63,8 @@ struct TurnClaim<Waiter> {
       isPending = true
       return .none
     case .handedOverTurn where thread == runner || waiter != nil:
-      // NB: The runner's own change, made from inside a turn, is handed on by the runner; a
-      //     waiting thread reads the value only once woken, so it hands on this change too.
+      // The runner's own change, made from inside a turn, is handed on by the runner; a waiting
+      // thread reads the value only once woken, so it hands on this change too.
       isPending = isPending || thread == runner
       return .none
     case .handedOverTurn:

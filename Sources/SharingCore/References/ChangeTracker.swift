@@ -11,8 +11,8 @@ import Synchronization
 package final class ChangeTracker: Sendable {
   /// A root's value before its first tracked write.
   package struct Snapshot: @unchecked Sendable {
-    // NB: Unchecked: 'value' holds a shared value's type-erased copy; shared values in
-    //     tracked references are only ever 'Sendable' values or used from the test's task.
+    // Unchecked: 'value' holds a shared value's type-erased copy; shared values in tracked
+    // references are only ever 'Sendable' values or used from the test's task.
     package var value: Any
     /// The identity of the root, stable for as long as it is tracked.
     package let id: ObjectIdentifier
@@ -106,7 +106,7 @@ package final class ChangeTracker: Sendable {
     _ body: (inout Value) throws(E) -> R
   ) throws(E) -> R {
     var value = snapshot(of: root) ?? root.readUntracked()
-    // NB: The body runs outside the lock: it may read other shared values.
+    // The body runs outside the lock: it may read other shared values.
     let result = try body(&value)
     snapshots.withLock { snapshots in
       let id = ObjectIdentifier(root)
@@ -118,21 +118,4 @@ package final class ChangeTracker: Sendable {
     }
     return result
   }
-}
-
-/// The task-local state of change tracking, and the global switch that keeps it off the
-/// read and write paths when no tracker runs anywhere.
-enum SharedTracking {
-  private static let activeScopes = Atomic<Int>(0)
-
-  @TaskLocal static var trackers: [ChangeTracker] = []
-  @TaskLocal static var asserting: ChangeTracker?
-
-  /// Whether any tracker or assertion runs in the process: the only cost tracking adds
-  /// to reads and writes when none does.
-  @inline(__always)
-  static var isActive: Bool { activeScopes.load(ordering: .relaxed) != 0 }
-
-  static func beginScope() { activeScopes.add(1, ordering: .relaxed) }
-  static func endScope() { activeScopes.subtract(1, ordering: .relaxed) }
 }

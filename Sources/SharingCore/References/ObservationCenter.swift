@@ -2,19 +2,11 @@ import Observation
 import SharingDependencies
 import Synchronization
 
-/// Connects a root reference to Swift Observation and to change observers.
-///
-/// A root creates its center the first time it is read: an observer can only register
-/// through a read, so writes to a value nobody has read skip observation entirely. The
-/// center holds Observation's registrar and, once ``addObserver(_:)`` is first called, the
-/// observers: few values have any.
+/// Connects a root to Swift Observation and to change observers: its registrar and, once
+/// ``addObserver(_:)`` is first called, its observers (few values have any).
 final class ObservationCenter: Observable, @unchecked Sendable {
-  // NB: Unchecked: 'registrar' is thread-safe, 'observers' atomic.
+  // Unchecked: 'registrar' is thread-safe, 'observers' atomic.
   private let registrar = ObservationRegistrar()
-  // NB: Key paths are kept rather than spelled as literals at each call: a literal costs a
-  //     retain and a release of the key path. The value's is stored in each center, as
-  //     reading a static one costs about 10 instructions more per read of the value; the
-  //     status's, read far less often, is kept once for all.
   private let valueKeyPath: any KeyPath<ObservationCenter, Void> & Sendable = \.value
   private static let statusKeyPath: any KeyPath<ObservationCenter, Void> & Sendable = \.status
   private let observers = Atomic<Unmanaged<ChangeObservers>?>(nil)
@@ -43,35 +35,43 @@ final class ObservationCenter: Observable, @unchecked Sendable {
   }
 }
 
-/// The closures called after every change of a value, registered with
-/// ``SharedReference/addObserver(_:)``.
-private final class ChangeObservers: @unchecked Sendable {
-  // NB: Unchecked: 'callbacks' and 'nextID' are only accessed with 'lock' held; 'count' is
-  //     atomic.
-  private let lock = Lock()
-  private var nextID = 0
-  private var callbacks: [Int: @Sendable () -> Void] = [:]
+/// The closures called after every change of a value.
+final class ChangeObservers: Sendable {
+  private let callbacks = Locked<(next: Int, all: [Int: @Sendable () -> Void])>((0, [:]))
   /// How many callbacks there are: a change with none takes no lock.
   private let count = Atomic<Int>(0)
 
   func add(_ onChange: @escaping @Sendable () -> Void) -> ObserverToken {
-    let id = lock.withLock {
-      defer { nextID += 1 }
-      callbacks[nextID] = onChange
-      return nextID
+    let id = callbacks.withLock { callbacks in
+      defer { callbacks.next += 1 }
+      callbacks.all[callbacks.next] = onChange
+      return callbacks.next
     }
     count.add(1, ordering: .relaxed)
     return ObserverToken { [weak self] in
-      guard let self else { return }
-      if lock.withLock({ callbacks.removeValue(forKey: id) }) != nil {
-        count.subtract(1, ordering: .relaxed)
-      }
+      guard let self, callbacks.withLock({ $0.all.removeValue(forKey: id) }) != nil else { return }
+      count.subtract(1, ordering: .relaxed)
     }
   }
 
   func notify() {
     guard count.load(ordering: .relaxed) > 0 else { return }
-    let current = lock.withLock { Array(callbacks.values) }
-    for callback in current { callback() }
+    for callback in callbacks.withLock({ Array($0.all.values) }) { callback() }
   }
+}
+
+/// The task-local state of change tracking, and the switch that keeps it off the read and
+/// write paths when no ``ChangeTracker`` runs anywhere in the process.
+enum SharedTracking {
+  private static let activeScopes = Atomic<Int>(0)
+
+  @TaskLocal static var trackers: [ChangeTracker] = []
+  @TaskLocal static var asserting: ChangeTracker?
+
+  /// Whether any tracker or assertion runs in the process.
+  @inline(__always)
+  static var isActive: Bool { activeScopes.load(ordering: .relaxed) != 0 }
+
+  static func beginScope() { activeScopes.add(1, ordering: .relaxed) }
+  static func endScope() { activeScopes.subtract(1, ordering: .relaxed) }
 }

@@ -1,36 +1,41 @@
+import Observation
 import SharingDependencies
 import Synchronization
 
-/// A reference that holds a value: the storage of ``Shared/init(value:)``, and the base of
-/// persisted references.
-class RootReference<Value>: SharedReference<Value>, @unchecked Sendable {
-  // NB: Unchecked: 'value' is only accessed with 'lock' held, or re-entrantly by the thread
-  //     that holds it (recorded in 'owner'); everything else is atomic or immutable.
-
-  /// Whether writes made by the program call ``didWrite()``, to be saved.
-  // NB: First, so that it fills the padding after the base class's last field, a 'Bool':
-  //     last, it made a root with an 'Int' value one malloc size class larger.
-  let hasWriteHook: Bool
+/// The reference that holds a value: its lock, its observation and, for a value a key
+/// persists, the key's ``Persistence`` part.
+@usableFromInline
+final class RootReference<Value>: SharedReference, SharedRoot, @unchecked Sendable {
+  // Unchecked: 'value' is only accessed with 'lock' held, or re-entrantly by the thread that holds
+  // it (recorded in 'owner'); everything else is atomic or immutable.
   private let lock = Lock()
   private let owner = Atomic<UInt>(0)
   @exclusivity(unchecked) private var value: Value
+  /// Created at the first read: an observer can only register through a read, so writes to
+  /// a value nobody has read skip observation entirely.
   private let center = Atomic<Unmanaged<ObservationCenter>?>(nil)
+  /// What the key persisting the value does besides holding it.
+  let persistence: (any Persistence<Value>)?
 
-  init(value: Value, hasWriteHook: Bool = false) {
+  init(value: Value, persistence: (any Persistence<Value>)? = nil) {
     self.value = value
-    self.hasWriteHook = hasWriteHook
-    super.init()
+    self.persistence = persistence
   }
 
   deinit {
     center.load(ordering: .acquiring)?.release()
   }
 
+  @usableFromInline
+  var root: any SharedRoot { self }
+
+  @usableFromInline
+  var anyPersistence: (any Persistence)? { persistence }
+
   // MARK: Reading
 
-  override final func read() -> Value {
-    // NB: Snapshots are looked up out of line: a 'Value?' here would make every read of a
-    //     generic value look up the metadata of 'Optional<Value>' first.
+  @usableFromInline
+  func read() -> Value {
     guard !SharedTracking.isActive else { return readWhileTracking() }
     observationCenter()._withUnsafeGuaranteedRef { $0.accessValue() }
     return withValueLock { value }
@@ -43,19 +48,19 @@ class RootReference<Value>: SharedReference<Value>, @unchecked Sendable {
     return withValueLock { value }
   }
 
-  override final func readMember<Member>(at offset: Int, as type: Member.Type) -> Member {
-    guard !SharedTracking.isActive else { return super.readMember(at: offset, as: type) }
+  @usableFromInline
+  func readMember<Member>(at offset: Int, as type: Member.Type) -> Member {
+    guard !SharedTracking.isActive else { return member(at: offset, of: read()) }
     observationCenter()._withUnsafeGuaranteedRef { $0.accessValue() }
     return withValueLock {
       withUnsafePointer(to: &value) { pointer in
-        UnsafeRawPointer(pointer).advanced(by: offset).assumingMemoryBound(to: Member.self)
-          .pointee
+        UnsafeRawPointer(pointer).load(fromByteOffset: offset, as: Member.self)
       }
     }
   }
 
   /// The current value, without recording an access or looking at snapshots.
-  final func readUntracked() -> Value {
+  func readUntracked() -> Value {
     withValueLock { value }
   }
 
@@ -67,9 +72,7 @@ class RootReference<Value>: SharedReference<Value>, @unchecked Sendable {
     }
     // NB: A 'withLock' body on this thread reads its own value: it already holds the lock.
     if owner.load(ordering: .relaxed) == currentThreadID() { return body() }
-    lock.lock()
-    defer { lock.unlock() }
-    return body()
+    return lock.withLock(body)
   }
 
   // MARK: Writing
@@ -80,23 +83,28 @@ class RootReference<Value>: SharedReference<Value>, @unchecked Sendable {
     case store
   }
 
-  override final func modify(_ body: (inout Value) -> Bool) {
-    _ = write(from: .program, body)
-  }
-
-  // NB: Overridden to call 'write' directly: the inherited version goes through 'modify', a
-  //     second dynamic call on every derived write.
-  override final func modifyBytes(at offset: Int, _ body: (UnsafeMutableRawPointer) -> Bool) {
-    _ = write(from: .program) { (value: inout Value) in
-      withUnsafeMutablePointer(to: &value) { body(UnsafeMutableRawPointer($0) + offset) }
+  @usableFromInline
+  func modify(_ body: (inout Value) -> Bool) {
+    if persistence?.isCoordinated == true {
+      persistence?.transaction(body)
+    } else {
+      write(from: .program, body)
     }
   }
 
-  // NB: Inlined into 'withLock', with tracking out of line, so that a write is one call
-  //     deep: each generic, typed-throws call in between forwards the result and error
-  //     indirectly.
+  @usableFromInline
+  func modifyMember<Member>(
+    at offset: Int,
+    as type: Member.Type,
+    _ body: (inout Member) -> Bool
+  ) {
+    modify { withMember(at: offset, of: &$0, body) }
+  }
+
+  /// Writes the value, then tells observers and, for a write of the program, the key.
   @inline(__always)
-  final func write<R, E: Error>(
+  @discardableResult
+  func write<R, E: Error>(
     from origin: WriteOrigin,
     _ body: (inout Value) throws(E) -> R
   ) throws(E) -> R {
@@ -110,7 +118,7 @@ class RootReference<Value>: SharedReference<Value>, @unchecked Sendable {
     _ body: (inout Value) throws(E) -> R
   ) throws(E) -> R {
     if let asserting = SharedTracking.asserting {
-      // NB: Inside an assertion, writes describe the expected value: they go to the snapshot.
+      // Inside an assertion, writes describe the expected value: they go to the snapshot.
       return try asserting.mutateSnapshot(of: self, body)
     }
     return try lockedWrite(from: origin, snapshottingFor: SharedTracking.trackers, body)
@@ -126,30 +134,26 @@ class RootReference<Value>: SharedReference<Value>, @unchecked Sendable {
     if owner.load(ordering: .relaxed) == thread { return try nestedWrite(body) }
     let centerBefore = center.load(ordering: .acquiring)
     centerBefore?._withUnsafeGuaranteedRef { $0.willSetValue() }
-
     lock.lock()
     owner.store(thread, ordering: .relaxed)
-    // NB: Unlocks, then notifies and saves, whether the body returns or throws. A 'defer'
-    //     rather than a 'Result' of the body: a generic 'Result' costs a metadata lookup
-    //     and an enum round trip on every write.
-    defer { endWrite(from: origin, centerBefore: centerBefore) }
-    if !trackers.isEmpty { snapshot(for: trackers) }
+    defer {
+      owner.store(0, ordering: .relaxed)
+      lock.unlock()
+      endWrite(from: origin, centerBefore: centerBefore)
+    }
+    for tracker in trackers { tracker.snapshotIfNeeded(self, value: value) }
     return try body(&value)
   }
 
-  /// Ends a write begun by ``lockedWrite(from:snapshottingFor:_:)``: unlocks, then notifies
-  /// observers and saves.
+  /// Tells observers about a write, then the key if the program made it.
   @inline(__always)
   private func endWrite(from origin: WriteOrigin, centerBefore: Unmanaged<ObservationCenter>?) {
     let centerAfter = center.load(ordering: .acquiring)
-    owner.store(0, ordering: .relaxed)
-    lock.unlock()
-
     if centerBefore == nil, let centerAfter {
       centerAfter._withUnsafeGuaranteedRef { $0.willSetValue() }
     }
     centerAfter?._withUnsafeGuaranteedRef { $0.didSetValue() }
-    if hasWriteHook && origin == .program { didWrite() }
+    if origin == .program { persistence?.didWrite() }
   }
 
   /// A write from inside a `withLock` body on this same value: a programming error.
@@ -170,26 +174,12 @@ class RootReference<Value>: SharedReference<Value>, @unchecked Sendable {
     return try body(&copy)
   }
 
-  @inline(never)
-  private func snapshot(for trackers: [ChangeTracker]) {
-    for tracker in trackers { tracker.snapshotIfNeeded(self, value: value) }
-  }
-
-  /// Called after each write made by the program, outside the lock. Subclasses persist the
-  /// value.
-  func didWrite() {}
-
   // MARK: Observation
 
   @inline(__always)
-  final func observationCenter() -> Unmanaged<ObservationCenter> {
+  private func observationCenter() -> Unmanaged<ObservationCenter> {
     if let center = center.load(ordering: .acquiring) { return center }
     return makeObservationCenter()
-  }
-
-  /// The observation center, if the value or its status was ever read.
-  final var existingObservationCenter: Unmanaged<ObservationCenter>? {
-    center.load(ordering: .acquiring)
   }
 
   @inline(never)
@@ -197,22 +187,43 @@ class RootReference<Value>: SharedReference<Value>, @unchecked Sendable {
     center.storeIfNil(ObservationCenter.init)
   }
 
-  override final func notifyingObservers(of change: () -> Void) {
-    let center = existingObservationCenter
+  @usableFromInline
+  func notifyingObservers(of change: () -> Void) {
+    let center = center.load(ordering: .acquiring)
     center?._withUnsafeGuaranteedRef { $0.willSetValue() }
     change()
     center?._withUnsafeGuaranteedRef { $0.didSetValue() }
   }
 
-  override final func addObserver(_ onChange: @escaping @Sendable () -> Void) -> ObserverToken {
+  @usableFromInline
+  func addObserver(_ onChange: @escaping @Sendable () -> Void) -> ObserverToken {
     observationCenter()._withUnsafeGuaranteedRef { $0.addObserver(onChange) }
+  }
+
+  /// Records an access to the persistence status (loading, errors), for observation.
+  func accessStatus() {
+    observationCenter()._withUnsafeGuaranteedRef { $0.accessStatus() }
+  }
+
+  /// Changes the persistence status, telling those who observe it.
+  func notifyingStatusObservers(of change: () -> Void) {
+    // A center created during the change is told about it, as in a write.
+    let centerBefore = center.load(ordering: .acquiring)
+    centerBefore?._withUnsafeGuaranteedRef { $0.willSetStatus() }
+    change()
+    let centerAfter = center.load(ordering: .acquiring)
+    if centerBefore == nil, let centerAfter {
+      centerAfter._withUnsafeGuaranteedRef { $0.willSetStatus() }
+    }
+    centerAfter?._withUnsafeGuaranteedRef { $0.didSetStatus() }
   }
 
   /// The key the value is persisted with, as written at its call site; `nil` if it is not
   /// persisted.
-  var keyDescription: String? { nil }
+  var keyDescription: String? { persistence?.keyDescription }
 
-  override var description: String {
-    "value: \(String(reflecting: readUntracked()))"
+  @usableFromInline
+  var description: String {
+    keyDescription ?? "value: \(String(reflecting: readUntracked()))"
   }
 }

@@ -4,22 +4,24 @@ import SharingDependencies
 ///
 /// When the base becomes `nil`, reads return the last non-`nil` value and writes are
 /// dropped, so a child feature holding the view never crashes after its parent clears it.
-final class UnwrappedReference<Value>: ForwardingReference<Value?, Value>, @unchecked Sendable {
-  // NB: Unchecked: 'lastValue' is guarded by its lock.
+final class UnwrappedReference<Value>: SharedReference, Sendable {
+  private let base: any SharedReference<Value?>
   private let lastValue: Locked<Value>
 
-  init(base: SharedReference<Value?>, initialValue: Value) {
+  init(base: any SharedReference<Value?>, initialValue: Value) {
+    self.base = base
     self.lastValue = Locked(initialValue)
-    super.init(base: base)
   }
 
-  override func read() -> Value {
+  var root: any SharedRoot { base.root }
+
+  func read() -> Value {
     guard let value = base.read() else { return lastValue.withLock { $0 } }
     lastValue.withLock { $0 = value }
     return value
   }
 
-  override func modify(_ body: (inout Value) -> Bool) {
+  func modify(_ body: (inout Value) -> Bool) {
     base.modify { (optional: inout Value?) in
       guard optional != nil else {
         var detached = lastValue.withLock { $0 }
@@ -33,5 +35,5 @@ final class UnwrappedReference<Value>: ForwardingReference<Value?, Value>, @unch
     }
   }
 
-  override var description: String { "\(base.description)!" }
+  var description: String { "\(base.description)!" }
 }

@@ -30,7 +30,7 @@ package enum TypeName {
         index = text.index(after: index)
         continue
       }
-      // NB: A name after `>.` continues a path (`Outer<Int>.Inner`) and has no module prefix.
+      // A name after `>.` continues a path (`Outer<Int>.Inner`) and has no module prefix.
       let continuesPath = output.last == "."
       var end = index
       while end < text.endIndex, text[end].isIdentifierBody || text[end] == "." {

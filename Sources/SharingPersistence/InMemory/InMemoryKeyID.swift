@@ -9,18 +9,21 @@ public struct InMemoryKeyID: Hashable, Sendable, ReferenceStoringKeyID {
   let key: String
   let store: InMemoryStorage
 
-  @usableFromInline
-  package func keep(_ reference: StoredReference) -> StoredReference {
-    store.keep(reference, forKey: key)
+  package func keep(_ root: AnyRootReference) -> AnyRootReference {
+    store.keep(root, forKey: key)
   }
 
-  @usableFromInline
-  package func keptReference() -> StoredReference? {
-    store.reference(forKey: key)
+  package func keptRoot() -> AnyRootReference? {
+    store.root(forKey: key)
   }
 
-  @usableFromInline
   package func storedValue<Stored: Sendable>(of type: Stored.Type) -> Stored? {
     store.value(forKey: key, of: type)
   }
+}
+
+extension SharedReaderKey where ID == InMemoryKeyID {
+  /// The in-memory store, which keeps the shared reference of the value of every key with this
+  /// identity.
+  public var _referenceStore: _ReferenceStore? { _ReferenceStore(id) }
 }

@@ -6,43 +6,43 @@ public import SharingDependencies
 /// The default store is ``SharingDependencies/DependencyValues/defaultInMemoryStorage``: one store
 /// for the whole program, and a fresh one for each test and preview.
 public final class InMemoryStorage: Hashable, Sendable {
-  // NB: The store keeps each key's shared reference, not copies of its value: writes need no
+  // NB: The store keeps each key's shared root, not copies of its value: writes need no
   //     save, and a large value's storage is never shared with a copy kept here. A value is
   //     stored only when a key that wraps an in-memory key saves through it.
   private let entries = Locked<[String: Entry]>([:])
 
   private enum Entry {
-    case reference(StoredReference)
+    case root(AnyRootReference)
     case value(any Sendable)
   }
 
   /// Creates an empty store.
   public init() {}
 
-  /// The reference kept for a key, if one is.
-  func reference(forKey key: String) -> StoredReference? {
+  /// The root kept for a key, if one is.
+  func root(forKey key: String) -> AnyRootReference? {
     // NB: Matched under the lock: copying the entry out copies its existential case too.
     entries.withLock { entries in
-      guard case .reference(let reference) = entries[key] else { return nil }
-      return reference
+      guard case .root(let root) = entries[key] else { return nil }
+      return root
     }
   }
 
   /// The value of a key, from its kept reference or as stored, if it is of this type.
   func value<Value: Sendable>(forKey key: String, of type: Value.Type) -> Value? {
     switch entries.withLock({ $0[key] }) {
-    case .reference(let reference): reference.value(of: Value.self)
+    case .root(let root): root.value(of: Value.self)
     case .value(let value): value as? Value
     case nil: nil
     }
   }
 
-  /// Keeps a reference for a key, unless one is kept already; returns the one kept.
-  func keep(_ reference: StoredReference, forKey key: String) -> StoredReference {
+  /// Keeps a root for a key, unless one is kept already; returns the one kept.
+  func keep(_ root: AnyRootReference, forKey key: String) -> AnyRootReference {
     entries.withLock { entries in
-      if case .reference(let kept) = entries[key] { return kept }
-      entries[key] = .reference(reference)
-      return reference
+      if case .root(let kept) = entries[key] { return kept }
+      entries[key] = .root(root)
+      return root
     }
   }
 

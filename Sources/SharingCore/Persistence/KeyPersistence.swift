@@ -1,0 +1,298 @@
+import Dispatch
+import SharingDependencies
+
+/// What a root persisted by a key has besides its value: the key, its load and save status,
+/// its subscription, whose turn it is to save, and its transactions.
+@usableFromInline
+protocol Persistence<Value>: AnyObject, Sendable {
+  associatedtype Value
+
+  /// The key, as written at its call site.
+  var keyDescription: String { get }
+  var isLoading: Bool { get }
+  var loadError: (any Error)? { get }
+  var saveError: (any Error)? { get }
+  func load() async throws
+  func save() async throws
+
+  /// Saves the value after a write of the program.
+  func didWrite()
+
+  /// Whether writes are transactions of the key's store, run by ``transaction(_:)``.
+  var isCoordinated: Bool { get }
+
+  /// Runs a write as a transaction of the key's store.
+  func transaction(_ body: (inout Value) -> Bool)
+
+  /// Saves through `saver` from now on, if the key the root was created with cannot save.
+  func adopt<Saver: SharedKey<Value>>(saver: Saver)
+}
+
+/// The ``Persistence`` of a root kept in sync with a ``SharedReaderKey``: loaded when created,
+/// updated by the key's subscription, and saved through the key after every change the
+/// program makes.
+final class KeyPersistence<Value: Sendable>: Persistence, @unchecked Sendable {
+  // Unchecked: mutable state lives in 'state', behind its lock; 'root' and 'registration' are set
+  // once, before the root is shared; the rest is immutable.
+  /// The root, which holds this part for as long as it lives.
+  private(set) unowned var root: RootReference<Value>!
+  let key: any SharedReaderKey<Value>
+  let initialValue: Value
+  /// Whether writes are saved: not when the key's store keeps the root, which holds them.
+  let savesWrites: Bool
+  let coordination: Coordination<Value>?
+  /// Where the root is registered, to unregister it when it goes away.
+  private var registration: (registry: PersistentReferences, id: KeyID, root: ObjectIdentifier)?
+  private let state: Locked<State>
+
+  private struct State {
+    var saver: (any SharedKey<Value>)?
+    var subscription: SharedSubscription?
+    var isLoading = false
+    var loadError: (any Error)?
+    var saveError: (any Error)?
+    /// Who saves the value, and when.
+    var turns = TurnClaim<DispatchSemaphore>()
+    /// How many writes the program has made, to tell whether one came during a save.
+    var writes = 0
+  }
+
+  /// A root persisted by `key`, starting from `initialValue`, and its part.
+  ///
+  /// - Parameters:
+  ///   - saver: The key to save through; `nil` for a reader, which saves through `key` if it
+  ///     can: the key instance that subscribed writes, so that it can tell its own writes
+  ///     from others' (appStorage does).
+  ///   - keepsReference: Whether the key's store keeps the root, holding every write.
+  ///   - registry: Where the root is registered under `id`, if it is.
+  static func root(
+    persistedBy key: any SharedReaderKey<Value>,
+    saver: (any SharedKey<Value>)?,
+    initialValue: Value,
+    keepsReference: Bool,
+    registeredIn registry: (PersistentReferences, id: KeyID)? = nil
+  ) -> (root: RootReference<Value>, persistence: KeyPersistence) {
+    let persistence = KeyPersistence(
+      key: key,
+      saver: saver ?? key as? any SharedKey<Value>,
+      initialValue: initialValue,
+      keepsReference: keepsReference
+    )
+    let root = RootReference(value: initialValue, persistence: persistence)
+    persistence.root = root
+    persistence.registration = registry.map { ($0, $1, ObjectIdentifier(root)) }
+    return (root, persistence)
+  }
+
+  private init(
+    key: any SharedReaderKey<Value>,
+    saver: (any SharedKey<Value>)?,
+    initialValue: Value,
+    keepsReference: Bool
+  ) {
+    self.key = key
+    self.initialValue = initialValue
+    self.savesWrites = !keepsReference
+    self.coordination =
+      keepsReference ? nil : saver?._coordinatedKey.map(Coordination.init(key:))
+    self.state = Locked(State(saver: saver))
+  }
+
+  deinit {
+    state.withLock { $0.subscription }?.cancel()
+    if let registration {
+      registration.registry.remove(registration.id, ifIdenticalTo: registration.root)
+    }
+  }
+
+  var keyDescription: String { String(reflecting: key) }
+
+  // MARK: Loading
+
+  /// Loads the value (unless it is already known) and subscribes to the store.
+  func start(loading: Bool) {
+    // Continuations are described by the key, not by 'self': a continuation a key keeps must not
+    // keep the root's part, whose end cancels the subscription.
+    let key = self.key
+    if loading {
+      state.withLock { $0.isLoading = true }
+      key.load(
+        context: .initialValue(initialValue),
+        continuation: LoadContinuation(
+          String(describing: key),
+          writeBack: whileAlive { $0.finishSave($1) },
+          callback: whileAlive { $0.finishLoad($1, resetsToInitialValue: false) }
+        )
+      )
+    }
+    let subscription = key.subscribe(
+      context: .initialValue(initialValue),
+      subscriber: SharedSubscriber(
+        callback: whileAlive { $0.finishLoad($1, resetsToInitialValue: true) },
+        onLoading: whileAlive { persistence, isLoading in
+          persistence.updateStatus { $0.isLoading = isLoading }
+        },
+        writeBack: whileAlive { $0.finishSave($1) }
+      )
+    )
+    state.withLock { $0.subscription = subscription }
+  }
+
+  /// A callback for the key, which may call it on any thread, even as the root goes away: it
+  /// calls `body` only while the root is alive, which keeps this part alive.
+  private func whileAlive<T>(
+    _ body: @escaping @Sendable (KeyPersistence, T) -> Void
+  ) -> @Sendable (T) -> Void {
+    { [weak root, unowned self] argument in
+      guard let root else { return }
+      withExtendedLifetime(root) { body(self, argument) }
+    }
+  }
+
+  func adopt<Saver: SharedKey<Value>>(saver: Saver) {
+    state.withLock { state in
+      if state.saver == nil { state.saver = saver }
+    }
+  }
+
+  private func finishLoad(_ result: Result<Value?, any Error>, resetsToInitialValue: Bool) {
+    // A transaction's result, older than what the store delivers now, is stored first. One
+    // that begins later starts from the store, so it is newer: its end delivers it again.
+    coordination?.waitForTransaction(on: currentThreadID())
+    switch result {
+    case .success(let value?):
+      root.write(from: .store) { $0 = value }
+    case .success(nil) where resetsToInitialValue:
+      root.write(from: .store) { $0 = initialValue }
+    case .success(nil), .failure:
+      break
+    }
+    updateStatus { state in
+      state.isLoading = false
+      state.loadError = result.failure
+    }
+  }
+
+  /// Records how a save of the value went, in ``saveError``.
+  func finishSave(_ result: Result<Void, any Error>) {
+    updateStatus { state in
+      state.saveError = result.failure
+      // The store now holds the value in memory, so an error a subscriber reported about what the
+      // store held before no longer applies.
+      if result.failure == nil { state.loadError = nil }
+    }
+  }
+
+  private func updateStatus(_ update: (inout State) -> Void) {
+    root.notifyingStatusObservers { state.withLock(update) }
+  }
+
+  var isLoading: Bool { status(\.isLoading) }
+  var loadError: (any Error)? { status(\.loadError) }
+  var saveError: (any Error)? { status(\.saveError) }
+
+  private func status<T>(_ keyPath: KeyPath<State, T>) -> T {
+    root.accessStatus()
+    return state.withLock { $0[keyPath: keyPath] }
+  }
+
+  func load() async throws {
+    let key = self.key
+    updateStatus { $0.isLoading = true }
+    try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
+      key.load(
+        context: .userInitiated,
+        continuation: LoadContinuation(
+          String(describing: key),
+          writeBack: whileAlive { $0.finishSave($1) }
+        ) { [weak root, unowned self] result in
+          if let root {
+            // A user-initiated load that finds nothing keeps the current value.
+            withExtendedLifetime(root) { self.finishLoad(result, resetsToInitialValue: false) }
+          }
+          waiter.resume(with: result.map { _ in () })
+        }
+      )
+    }
+  }
+
+  // MARK: Saving
+
+  func didWrite() {
+    guard savesWrites else { return }
+    // One thread at a time hands values to the key, always reading the latest value, so the last
+    // save the key sees carries the last write; 'TurnClaim' decides who.
+    var saver: (any SharedKey<Value>)?
+    TurnClaim.takeTurns(
+      claiming: { requestSave(claimingInto: &saver) },
+      {
+        // The continuation holds the root until the key finishes the write, so a shared value
+        // created for the key meanwhile finds it and starts from the value being written, not from
+        // the store's older one.
+        let root: RootReference<Value> = self.root
+        saver?.save(
+          reading: { root.readUntracked() },
+          context: .didSet,
+          continuation: SaveContinuation(String(describing: self.key)) { result in
+            withExtendedLifetime(root) { self.finishSave(result) }
+          }
+        )
+      },
+      finishing: {
+        state.withLock { state in
+          saver = state.saver
+          return state.turns.turnFinished()
+        }
+      }
+    )
+  }
+
+  /// Records a write, and claims the save and the key to save with if this thread saves it.
+  private func requestSave(
+    claimingInto saver: inout (any SharedKey<Value>)?
+  ) -> TurnClaim<DispatchSemaphore>.ChangeAction {
+    let thread = currentThreadID()
+    return state.withLock { state in
+      guard let current = state.saver else { return .none }
+      state.writes &+= 1
+      let action = state.turns.changed(by: thread)
+      if case .none = action { return action }
+      saver = current
+      return action
+    }
+  }
+
+  func save() async throws {
+    // A store that keeps the root holds every write already: saving a copy would replace the root
+    // in the store, and later writes would not reach it.
+    guard savesWrites else { return }
+    let key = self.key
+    let (saver, writes) = state.withLock { ($0.saver, $0.writes) }
+    guard let saver else { return }
+    let value = root.readUntracked()
+    // A write made while this save runs may have been handed to the key before it, and replaced by
+    // this older value: the latest value must be saved last, so save again.
+    defer {
+      if state.withLock({ $0.writes }) != writes { didWrite() }
+    }
+    try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
+      saver.save(
+        value,
+        context: .userInitiated,
+        continuation: SaveContinuation(String(describing: key)) {
+          [weak root, unowned self] result in
+          if let root { withExtendedLifetime(root) { self.finishSave(result) } }
+          waiter.resume(with: result)
+        }
+      )
+    }
+  }
+}
+
+extension Result {
+  /// The error, if this is a failure.
+  fileprivate var failure: Failure? {
+    guard case .failure(let error) = self else { return nil }
+    return error
+  }
+}
