@@ -61,4 +61,15 @@ extension RecordStateMachineTests {
     let ended = record.machine.loadEnded(load, .failure(Denied()), isLastAttempt: false)
     #expect(ended.outcome == .deliverBesideAnother)
   }
+
+  @Test mutating func aLoadHandedOverDuringATransactionIsFollowedByWhatTheStoreHolds() throws {
+    try record.watch(finding: nil)
+    record.machine.transactionBegan()
+    let load = record.machine.loadStarted()
+    let ended = record.machine.loadEnded(load, .success(snapshot("1")), isLastAttempt: true)
+    #expect(ended.outcome == .deliver)
+    _ = record.machine.transactionEnded(wrote: (Data("2".utf8), Data("2".utf8)))
+    let read = try reading(record.machine.deliveryEnded())
+    #expect(names(record.read(read, finding: "2")) == ["deliver 2"])
+  }
 }

@@ -333,7 +333,15 @@ extension Record where IO: TransactionalRecordIO {
   package func transaction(_ change: (StoredSnapshot<Stamp>) throws -> Data?) throws {
     state.withLock { $0.machine.transactionBegan() }
     var wrote: (stamp: Stamp, contents: Data)?
-    defer { run(state.withLock { $0.machine.transactionEnded(wrote: wrote) }) }
+    defer {
+      let actions = state.withLock { $0.machine.transactionEnded(wrote: wrote) }
+      // A read it asks for may deliver a newer value, which must reach the shared values after
+      // the transaction's result: it is made on another thread, where a delivery waits for
+      // the caller to store that result.
+      let reads = actions.filter(\.isRead)
+      run(actions.filter { !$0.isRead })
+      if !reads.isEmpty { DispatchQueue.global().async { [self] in run(reads) } }
+    }
     wrote = try io.transaction(
       read: { read in state.withLock { $0.machine.transactionRead(read) } },
       change

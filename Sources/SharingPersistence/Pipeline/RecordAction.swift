@@ -38,6 +38,13 @@ enum RecordAction<Stamp: Equatable & Sendable> {
   case release
 }
 
+extension RecordAction {
+  /// Whether this is a read of the store.
+  var isRead: Bool {
+    if case .read = self { true } else { false }
+  }
+}
+
 /// A change waiting to be written: how to encode it, called only when it is written, and the
 /// saves waiting on it.
 struct PendingWrite: Sendable {

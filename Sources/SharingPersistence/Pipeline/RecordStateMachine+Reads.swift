@@ -16,7 +16,8 @@ extension RecordStateMachine {
   /// A value is read again while a write, transaction or read came during the read or is
   /// under way, as what it read may be older than what reaches the shared values; an error
   /// is handed over at once. On the last attempt, or once quiet, it is handed over, and
-  /// becomes known unless a write of the program's may be newer.
+  /// becomes known unless a write of the program's may be newer; on the last attempt, what
+  /// the store holds is then read and delivered after it.
   mutating func loadEnded(
     _ ticket: LoadTicket,
     _ read: Result<StoredSnapshot<Stamp>, any Error>,
@@ -33,9 +34,13 @@ extension RecordStateMachine {
         isUnreadable = true
       }
     }
-    guard isQuiet else {
+    if !isQuiet {
+      // What the store holds once the rest landed is delivered after it, known or not.
       readsAgain = readsAgain || subscribers > 0
-      return (.deliverBesideAnother, readAgainIfAsked())
+      deliversKnown = true
+      guard reading == nil, !isDelivering else {
+        return (.deliverBesideAnother, readAgainIfAsked())
+      }
     }
     (isDelivering, isDeliveringLoad) = (true, true)
     reading = ReadTicket(writesTaken: writesTaken, verifiesWatch: nil)
