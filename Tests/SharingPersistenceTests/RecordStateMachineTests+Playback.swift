@@ -216,4 +216,13 @@ extension RecordStateMachineTests {
     #expect(names(record.machine.unsubscribed()) == ["stopWatching"])
     #expect(record.machine.watchStarted(generation: generation) == nil)
   }
+
+  @Test mutating func aReadBegunBeforeAChangeWasSavedDoesNotTakeItBack() throws {
+    try record.watch(finding: nil)
+    _ = record.land(try taken(record.save("1", .immediate)))
+    let read = try reading(record.machine.changeNoticed(stamp: nil))
+    _ = record.save("30", at: .milliseconds(100))
+    #expect(names(record.read(read, finding: "5")) == [])
+    #expect(record.machine.pending != nil)
+  }
 }

@@ -99,6 +99,8 @@ struct ReadTicket: Sendable {
   let writesTaken: UInt64
   /// The watch this read verifies, right after it started.
   let verifiesWatch: Int?
+  /// The number of changes saved when the read began: one saved since is newer than it.
+  var changesSaved: UInt64 = 0
 }
 
 /// A load's read: whether the shared values may have something newer by the time it ends.

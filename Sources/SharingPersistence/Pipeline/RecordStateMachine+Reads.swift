@@ -71,7 +71,11 @@ extension RecordStateMachine {
   }
 
   mutating func startReading(verifying generation: Int? = nil) -> [RecordAction<Stamp>] {
-    let ticket = ReadTicket(writesTaken: writesTaken, verifiesWatch: generation)
+    let ticket = ReadTicket(
+      writesTaken: writesTaken,
+      verifiesWatch: generation,
+      changesSaved: changesSaved
+    )
     reading = ticket
     return [.read(ticket)]
   }
@@ -100,6 +104,12 @@ extension RecordStateMachine {
     guard !isWriting, ticket.writesTaken == writesTaken, subscribers > 0 else {
       readsAgain = readsAgain || subscribers > 0
       return (isWriting ? [] : readAgainIfAsked()) + releaseIfUnused()
+    }
+    if ticket.changesSaved != changesSaved, pending != nil, case .success(let snapshot) = read {
+      // The pending change, saved while it read, is newer than what it found, which is known.
+      know(snapshot)
+      isUnreadable = false
+      return readAgainIfAsked() + releaseIfUnused()
     }
     switch read {
     case .failure(let error):

@@ -14,6 +14,7 @@ extension RecordStateMachine {
     interval: Duration? = nil,
     now: Duration
   ) -> [RecordAction<Stamp>] {
+    changesSaved &+= 1
     if isDelivering, !isDeliveringLoad { echoesNextWrite = true }
     let interval = interval ?? self.interval
     let isImmediate = urgency == .immediate || interval == .zero

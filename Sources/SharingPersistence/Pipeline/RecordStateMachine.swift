@@ -57,6 +57,8 @@ package struct RecordStateMachine<Stamp: Equatable & Sendable> {
   /// Whether a write or a transaction may change the store now: a read then may find it
   /// before or after.
   var isWriting: Bool { writing != nil || isInTransaction }
+  /// The number of changes saved so far.
+  var changesSaved: UInt64 = 0
   /// The number of writes taken so far: the sequence number of the newest.
   var writesTaken: UInt64 = 0
   var lastWrite: Duration?
