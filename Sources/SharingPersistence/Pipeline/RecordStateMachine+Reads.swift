@@ -16,8 +16,8 @@ extension RecordStateMachine {
   /// A value is read again while a write, transaction or read came during the read or is
   /// under way, as what it read may be older than what reaches the shared values; an error
   /// is handed over at once. On the last attempt, or once quiet, it is handed over, and
-  /// becomes known unless a write of the program's may be newer; on the last attempt, what
-  /// the store holds is then read and delivered after it.
+  /// becomes known unless a write of the program's may be newer; on the last attempt during a
+  /// transaction, what the store holds is then read and delivered after it.
   mutating func loadEnded(
     _ ticket: LoadTicket,
     _ read: Result<StoredSnapshot<Stamp>, any Error>,
@@ -35,10 +35,10 @@ extension RecordStateMachine {
       }
     }
     if !isQuiet {
-      // What the store holds once the rest landed is delivered after it, known or not.
       readsAgain = readsAgain || subscribers > 0
-      deliversKnown = true
-      guard reading == nil, !isDelivering else {
+      // Handed over as a delivery during a transaction, it is followed by what the store
+      // holds once the transaction ended, known or not.
+      guard isInTransaction, reading == nil, !isDelivering else {
         return (.deliverBesideAnother, readAgainIfAsked())
       }
     }
