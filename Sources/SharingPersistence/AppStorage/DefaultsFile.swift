@@ -99,13 +99,13 @@ struct DefaultsFile: Hashable, Sendable {
   /// Why the file cannot be written, in a user's terms, or `nil` if nothing outside
   /// Foundation prevents it.
   func reasonItCannotBeWritten() -> String? {
-    if access(path, F_OK) == 0 { return access(path, W_OK) == 0 ? nil : reason(EACCES) }
+    if access(path, F_OK) == 0 { return access(path, W_OK) == 0 ? nil : reason() }
     var directory = (path as NSString).deletingLastPathComponent
     while !directory.isEmpty {
       var info = stat()
       if stat(directory, &info) == 0 {
         guard info.st_mode & S_IFMT == S_IFDIR else { return "\(directory) is not a folder" }
-        return access(directory, W_OK | X_OK) == 0 ? nil : "\(directory): \(reason(EACCES))"
+        return access(directory, W_OK | X_OK) == 0 ? nil : "\(directory): \(reason())"
       }
       if directory == "/" { break }
       directory = (directory as NSString).deletingLastPathComponent
@@ -113,7 +113,9 @@ struct DefaultsFile: Hashable, Sendable {
     return "its folder could not be created"
   }
 
-  private func reason(_ code: Int32 = errno) -> String {
-    String(cString: strerror(code)).lowercased()
+  /// What `access` failed with, in a user's terms: "permission denied", "read-only file
+  /// system".
+  private func reason() -> String {
+    String(cString: strerror(errno)).lowercased()
   }
 }
