@@ -16,12 +16,14 @@ struct MachineUnderTest {
   ///   `.some(nil)` for no file.
   init(
     interval: Duration = .seconds(1),
+    writesQuietChangesAtOnce: Bool = true,
     retriesAfterDelay: Bool = false,
     mergesWrites: Bool = false,
     loaded: String?? = .some(nil)
   ) {
     machine = RecordStateMachine(
       interval: interval,
+      writesQuietChangesAtOnce: writesQuietChangesAtOnce,
       retriesAfterDelay: retriesAfterDelay,
       mergesWrites: mergesWrites
     )

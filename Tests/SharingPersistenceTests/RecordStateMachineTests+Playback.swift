@@ -225,4 +225,14 @@ extension RecordStateMachineTests {
     #expect(names(record.read(read, finding: "5")) == [])
     #expect(record.machine.pending != nil)
   }
+
+  @Test mutating func aFirstReadFindingNothingKeepsAChangeMadeBeforeIt() throws {
+    record = MachineUnderTest(writesQuietChangesAtOnce: false, loaded: nil)
+    let guarded = record.machine.subscribed()
+    guard case .startWatching(let generation)? = guarded.first else { throw TakenNothing() }
+    _ = record.save("12")
+    let read = try reading(record.machine.watchStarted(generation: generation) ?? [])
+    #expect(names(record.read(read, finding: nil)) == [])
+    #expect(record.machine.pending != nil)
+  }
 }

@@ -105,8 +105,11 @@ extension RecordStateMachine {
       readsAgain = readsAgain || subscribers > 0
       return (isWriting ? [] : readAgainIfAsked()) + releaseIfUnused()
     }
-    if ticket.changesSaved != changesSaved, pending != nil, case .success(let snapshot) = read {
-      // The pending change, saved while it read, is newer than what it found, which is known.
+    if pending != nil, case .success(let snapshot) = read,
+      ticket.changesSaved != changesSaved || (known == nil && snapshot.contents == nil)
+    {
+      // The pending change is newer than what the read found, which is known: it was saved
+      // while it read, or the store holds nothing and nothing of it was known before.
       know(snapshot)
       isUnreadable = false
       return readAgainIfAsked() + releaseIfUnused()
