@@ -15,16 +15,19 @@ extension RecordStateMachine {
   ///
   /// A value is read again while a write, transaction or read came during the read or is
   /// under way, as what it read may be older than what reaches the shared values; an error
-  /// is handed over at once. On the last attempt, or once quiet, it is handed over, and
-  /// becomes known unless a write of the program's may be newer; on the last attempt during a
-  /// transaction, what the store holds is then read and delivered after it.
+  /// is handed over at once. Once quiet it is handed over as a delivery, and becomes known
+  /// unless a write of the program's may be newer. On the last attempt, a write of the
+  /// program's may still be under way: it is handed over beside it, and the store read again.
   mutating func loadEnded(
     _ ticket: LoadTicket,
     _ read: Result<StoredSnapshot<Stamp>, any Error>,
     isLastAttempt: Bool
   ) -> (outcome: LoadOutcome, actions: [RecordAction<Stamp>]) {
     let isQuiet = ticket == loadStarted() && reading == nil && !isWriting && !isDelivering
-    if !isQuiet, !isLastAttempt, case .success = read { return (.readAgain, []) }
+    // A transaction, read or delivery under way is short, and what it brings would land
+    // after this value: the load waits for it whatever the attempt.
+    let mustWait = isInTransaction || reading != nil || isDelivering
+    if !isQuiet, !isLastAttempt || mustWait, case .success = read { return (.readAgain, []) }
     if isIdle {
       switch read {
       case .success(let snapshot):
@@ -36,11 +39,7 @@ extension RecordStateMachine {
     }
     if !isQuiet {
       readsAgain = readsAgain || subscribers > 0
-      // Handed over as a delivery during a transaction, it is followed by what the store
-      // holds once the transaction ended, known or not.
-      guard isInTransaction, reading == nil, !isDelivering else {
-        return (.deliverBesideAnother, readAgainIfAsked())
-      }
+      return (.deliverBesideAnother, readAgainIfAsked())
     }
     (isDelivering, isDeliveringLoad) = (true, true)
     reading = ReadTicket(writesTaken: writesTaken, verifiesWatch: nil)
