@@ -235,4 +235,17 @@ extension RecordStateMachineTests {
     #expect(names(record.read(read, finding: nil)) == [])
     #expect(record.machine.pending != nil)
   }
+
+  @Test mutating func aStoreLostDuringAReadIsReadAgainOnceItEndedSoThatTheLossIsDelivered()
+    throws
+  {
+    try record.watch(finding: nil)
+    let read = try reading(record.machine.changeNoticed(stamp: nil))
+    #expect(names(record.machine.becameUnreachable(because: CancellationError())) == [])
+    #expect(names(record.read(read, finding: nil)) == ["deliver nothing"])
+    let again = try reading(record.machine.deliveryEnded())
+    #expect(
+      names(record.read(again, finding: nil, failing: CancellationError())) == ["deliver error"]
+    )
+  }
 }

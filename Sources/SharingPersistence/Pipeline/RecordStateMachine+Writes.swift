@@ -189,7 +189,11 @@ extension RecordStateMachine {
     isReachable = false
     watchedContents = nil
     deliversKnown = true
-    guard subscribers > 0, reading == nil else { return [] }
+    // A read under way may still succeed: the store is read again once it ended, and fails.
+    guard subscribers > 0, reading == nil else {
+      readsAgain = subscribers > 0
+      return []
+    }
     isDelivering = true
     reading = ReadTicket(writesTaken: writesTaken, verifiesWatch: nil)
     return [.deliver(.failure(error))]

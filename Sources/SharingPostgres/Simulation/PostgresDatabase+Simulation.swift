@@ -54,6 +54,12 @@ extension PostgresDatabase {
     inMemoryServer()?.rows[key].map { String(decoding: $0.json, as: UTF8.self) }
   }
 
+  /// Waits until every notification the stand-in sent so far is handled: a key's row is
+  /// watched live once its listener's connection is.
+  package func waitForPlayback() {
+    store.waitForPlayback()
+  }
+
   /// The version of a key's row in the stand-in, if any: raised at each write.
   package func storedVersion(forKey key: String) -> Int64? {
     inMemoryServer()?.rows[key]?.version
