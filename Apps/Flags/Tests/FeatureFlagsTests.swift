@@ -62,13 +62,19 @@ import Testing
     ),
   ])
   func rowThatCannotBeReadIsDescribedWithAWayForward(json: String, problem: String) throws {
-    try database.simulateExternalWrite(json: json, forKey: FeatureFlags.key)
-    let error = try #require(FeatureFlags().loadError)
-    #expect(
-      FlagsProblem(error, table: "t").description
-        == problem + " Correct the row, or remove every flag with 'flags reset' (the row is then"
-        + " kept as 'feature-flags.corrupt-<time>')."
-    )
+    // The cases of one test share its dependencies: each has a database of its own.
+    let database = PostgresDatabase.inMemory()
+    try withDependencies {
+      $0.defaultPostgresDatabase = database
+    } operation: {
+      try database.simulateExternalWrite(json: json, forKey: FeatureFlags.key)
+      let error = try #require(FeatureFlags().loadError)
+      #expect(
+        FlagsProblem(error, table: "t").description
+          == problem + " Correct the row, or remove every flag with 'flags reset' (the row is"
+          + " then kept as 'feature-flags.corrupt-<time>')."
+      )
+    }
   }
 
   @Test func messageOfManyLinesIsOneLine() {
