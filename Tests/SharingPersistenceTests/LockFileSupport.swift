@@ -28,14 +28,16 @@ func withoutHanging<R>(
   let returned = DispatchSemaphore(value: 0)
   let hung = Locked(false)
   Thread.detachNewThread {
-    guard returned.wait(timeout: .now() + .seconds(seconds)) == .timedOut else { return }
+    let bound = seconds * ThreadSanitizer.timeScale
+    guard returned.wait(timeout: .now() + .seconds(bound)) == .timedOut else { return }
     hung.withLock { $0 = true }
     repeat { unblock() } while returned.wait(timeout: .now() + .milliseconds(10)) == .timedOut
   }
   defer {
     returned.signal()
     if hung.withLock({ $0 }) {
-      Issue.record("\(what) did not return within \(seconds) s", sourceLocation: sourceLocation)
+      let bound = seconds * ThreadSanitizer.timeScale
+      Issue.record("\(what) did not return within \(bound) s", sourceLocation: sourceLocation)
     }
   }
   return try await body()
