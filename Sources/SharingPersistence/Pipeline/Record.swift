@@ -136,8 +136,9 @@ package final class Record<IO: RecordIO>: FlushableRecord {
   /// under way, have landed if `waitingForWrites` (a value read without them would take the
   /// shared value back), and hands what it holds to `apply`, as a delivery.
   ///
-  /// The store is read again, a few times at most, while what was read may be older than
-  /// what a read, write or transaction under way meanwhile brings to the shared values.
+  /// The store is read again while what was read may be older than what a read, write or
+  /// transaction came or is under way with: while a transaction, read or delivery is under
+  /// way (each is short), and a few times at most for the program's own writes.
   package func load<R>(
     waitingForWrites: Bool = true,
     reading read: (() throws -> StoredSnapshot<Stamp>)? = nil,
@@ -148,7 +149,7 @@ package final class Record<IO: RecordIO>: FlushableRecord {
     while true {
       let ticket = state.withLock { $0.machine.loadStarted() }
       let found = Result { try read?() ?? io.read() }
-      let isLastAttempt = attempt == Self.loadAttempts
+      let isLastAttempt = attempt >= Self.loadAttempts
       let (outcome, actions) = state.withLock {
         $0.machine.loadEnded(ticket, found, isLastAttempt: isLastAttempt)
       }
