@@ -150,10 +150,9 @@ package final class Record<IO: RecordIO>: FlushableRecord {
       let ticket = state.withLock { $0.machine.loadStarted() }
       let found = Result { try read?() ?? io.read() }
       let isLastAttempt = attempt >= Self.loadAttempts
-      let (outcome, actions) = state.withLock {
+      let outcome = state.withLock {
         $0.machine.loadEnded(ticket, found, isLastAttempt: isLastAttempt)
       }
-      run(actions)
       switch outcome {
       case .deliver:
         defer { run(state.withLock { $0.machine.deliveryEnded() }) }

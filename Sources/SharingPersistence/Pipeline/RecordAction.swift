@@ -116,8 +116,8 @@ enum LoadOutcome: Equatable, Sendable {
   /// It is handed to the shared values as a delivery, ended by
   /// ``RecordStateMachine/deliveryEnded()``.
   case deliver
-  /// It is handed to the shared values beside a read, write or delivery under way, which
-  /// may land after it: the store is read again once that ends.
+  /// An error, handed to the shared values beside a read or delivery under way: it changes
+  /// no value, so it cannot land after a newer one.
   case deliverBesideAnother
   /// The store is read again for the load: something may have reached the shared values
   /// while it read, or be about to, that is newer than what it read.

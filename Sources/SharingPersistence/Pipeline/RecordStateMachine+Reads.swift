@@ -17,17 +17,19 @@ extension RecordStateMachine {
   /// under way, as what it read may be older than what reaches the shared values; an error
   /// is handed over at once. Once quiet it is handed over as a delivery, and becomes known
   /// unless a write of the program's may be newer. On the last attempt, a write of the
-  /// program's may still be under way: it is handed over beside it, and the store read again.
+  /// program's may still be under way, or the store may have changed since it read: it is
+  /// still handed over as a delivery, and the store read again once that delivery ended,
+  /// so that what is newer lands after it.
   mutating func loadEnded(
     _ ticket: LoadTicket,
     _ read: Result<StoredSnapshot<Stamp>, any Error>,
     isLastAttempt: Bool
-  ) -> (outcome: LoadOutcome, actions: [RecordAction<Stamp>]) {
+  ) -> LoadOutcome {
     let isQuiet = ticket == loadStarted() && reading == nil && !isWriting && !isDelivering
     // A transaction, read or delivery under way is short, and what it brings would land
     // after this value: the load waits for it whatever the attempt.
     let mustWait = isInTransaction || reading != nil || isDelivering
-    if !isQuiet, !isLastAttempt || mustWait, case .success = read { return (.readAgain, []) }
+    if !isQuiet, !isLastAttempt || mustWait, case .success = read { return .readAgain }
     if isIdle {
       switch read {
       case .success(let snapshot):
@@ -37,13 +39,11 @@ extension RecordStateMachine {
         isUnreadable = true
       }
     }
-    if !isQuiet {
-      readsAgain = readsAgain || subscribers > 0
-      return (.deliverBesideAnother, readAgainIfAsked())
-    }
+    guard reading == nil, !isDelivering else { return .deliverBesideAnother }
+    if !isQuiet { readsAgain = readsAgain || subscribers > 0 }
     (isDelivering, isDeliveringLoad) = (true, true)
     reading = ReadTicket(writesTaken: writesTaken, verifiesWatch: nil)
-    return (.deliver, [])
+    return .deliver
   }
 
   /// The bytes the store holds could not be decoded: they are kept aside before they are
