@@ -52,8 +52,12 @@ import Testing
 
   @Test func explicitSaveNeverOverwritesAChangeAnotherProcessCommitted() async throws {
     let table = try await TestTable()
+    // NB: The other process holds its transaction open while this one saves: a loaded machine
+    //     may take longer than the default timeout, past which the server would end it.
     let other: CoordinatedPostgresKey<Int> = withDependencies {
-      $0.defaultPostgresDatabase = table.database()
+      $0.defaultPostgresDatabase = table.database(table.cluster.connectionString) {
+        $0.timeout = .seconds(120)
+      }
     } operation: {
       .postgres("count", .coordinated)
     }
@@ -74,7 +78,8 @@ import Testing
       }
       change.commit()
       try await save.value
-      await eventually("the other process to commit") { change.isCommitted }
+      await eventually("the other process to end its change") { change.result != nil }
+      #expect(change.result == .committed)
 
       #expect(try table.storedJSON("count") == "5")
       await eventually("the other process's change") { count.wrappedValue == 5 }
@@ -100,23 +105,37 @@ private final class HeldTransaction: Sendable {
   private let stage = Locked(Stage.starting)
   private let release = DispatchSemaphore(value: 0)
 
-  private enum Stage { case starting, holdingTheLock, committed }
+  private enum Stage { case starting, holdingTheLock, ended(Result) }
+
+  /// How the change ended.
+  enum Result: Equatable { case committed, failed(String) }
 
   init(of key: CoordinatedPostgresKey<Int>, _ change: @escaping @Sendable (inout Int) -> Void) {
     Thread.detachNewThread { [self] in
       var value = 0
-      try? key.withTransaction(&value) { value in
-        change(&value)
-        stage.withLock { $0 = .holdingTheLock }
-        release.wait()
+      let result: Result
+      do {
+        try key.withTransaction(&value) { value in
+          change(&value)
+          stage.withLock { $0 = .holdingTheLock }
+          release.wait()
+        }
+        result = .committed
+      } catch {
+        result = .failed("\(error)")
       }
-      stage.withLock { $0 = .committed }
+      stage.withLock { $0 = .ended(result) }
     }
   }
 
-  var isHoldingTheLock: Bool { stage.withLock { $0 == .holdingTheLock } }
+  var isHoldingTheLock: Bool {
+    stage.withLock { if case .holdingTheLock = $0 { true } else { false } }
+  }
 
-  var isCommitted: Bool { stage.withLock { $0 == .committed } }
+  /// How the change ended, once it has.
+  var result: Result? {
+    stage.withLock { if case .ended(let result) = $0 { result } else { nil } }
+  }
 
   /// Lets the change commit.
   func commit() {

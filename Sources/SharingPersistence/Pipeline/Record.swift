@@ -134,7 +134,8 @@ package final class Record<IO: RecordIO>: FlushableRecord {
 
   /// Reads the store — with `read`, if given — once this program's writes to it, pending or
   /// under way, have landed if `waitingForWrites` (a value read without them would take the
-  /// shared value back), and hands what it holds to `apply`, as a delivery.
+  /// shared value back), and hands what it holds to `apply`, as a delivery; or `nil` if the
+  /// shared values hold something newer, which they keep.
   ///
   /// The store is read again while what was read may be older than what a read, write or
   /// transaction came or is under way with: while a transaction, read or delivery is under
@@ -142,7 +143,7 @@ package final class Record<IO: RecordIO>: FlushableRecord {
   package func load<R>(
     waitingForWrites: Bool = true,
     reading read: (() throws -> StoredSnapshot<Stamp>)? = nil,
-    into apply: (Result<StoredSnapshot<Stamp>, any Error>) -> R
+    into apply: (Result<StoredSnapshot<Stamp>, any Error>?) -> R
   ) -> R {
     if waitingForWrites, !isIdle { flushAndWait() }
     var attempt = 1
@@ -150,7 +151,7 @@ package final class Record<IO: RecordIO>: FlushableRecord {
       let ticket = state.withLock { $0.machine.loadStarted() }
       let found = Result { try read?() ?? io.read() }
       let isLastAttempt = attempt >= Self.loadAttempts
-      let outcome = state.withLock {
+      let (outcome, actions) = state.withLock {
         $0.machine.loadEnded(ticket, found, isLastAttempt: isLastAttempt)
       }
       switch outcome {
@@ -159,6 +160,9 @@ package final class Record<IO: RecordIO>: FlushableRecord {
         return apply(found)
       case .deliverBesideAnother:
         return apply(found)
+      case .keep:
+        defer { run(actions) }
+        return apply(nil)
       case .readAgain:
         attempt += 1
       }

@@ -107,6 +107,8 @@ struct ReadTicket: Sendable {
 struct LoadTicket: Equatable, Sendable {
   /// The number of writes taken when the load began.
   let writesTaken: UInt64
+  /// The number of changes saved then.
+  let changesSaved: UInt64
   /// The number of times what the program knows of the store had changed then.
   let knowledge: UInt64
 }
@@ -119,6 +121,8 @@ enum LoadOutcome: Equatable, Sendable {
   /// An error, handed to the shared values beside a read or delivery under way: it changes
   /// no value, so it cannot land after a newer one.
   case deliverBesideAnother
+  /// Nothing is handed over: the shared values hold something newer than what was read.
+  case keep
   /// The store is read again for the load: something may have reached the shared values
   /// while it read, or be about to, that is newer than what it read.
   case readAgain
