@@ -53,6 +53,41 @@ import Testing
     record.save({ bytes("5") }, urgency: .immediate)
     #expect(store.writes == 2)
   }
+
+  /// A throttled write reads the shared value when it is made: a load that handed the shared
+  /// value the store's older bytes meanwhile would have it write those instead of the change.
+  @Test func aLoadDuringWhichAChangeIsMadeLeavesTheChangeToBeWritten() {
+    let scheduler = ManualWriteScheduler()
+    let record = Record(
+      io: store,
+      machine: RecordStateMachine(interval: .seconds(1)),
+      scheduler: scheduler,
+      pendingWrites: PendingWrites()
+    )
+    record.holderAdded()
+    let value = Locked("1")
+    let saveValue = { (urgency: WriteUrgency) in
+      record.save({ bytes(value.withLock { $0 }) }, urgency: urgency)
+    }
+    saveValue(.immediate)
+
+    record.load(
+      reading: {
+        let found = try store.read()
+        value.withLock { $0 = "2" }
+        saveValue(.throttled)
+        return found
+      },
+      into: { read in
+        guard case .success(let snapshot)? = read else { return }
+        value.withLock { $0 = text(snapshot.contents) ?? "" }
+      }
+    )
+    scheduler.advance(by: .seconds(1))
+
+    #expect(value.withLock { $0 } == "2")
+    #expect(text(store.contents.withLock { $0 }) == "2")
+  }
 }
 
 /// A store in memory: bytes stamped by themselves, a watch whose liveness a test sets.
