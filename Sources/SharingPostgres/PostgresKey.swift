@@ -72,7 +72,6 @@ public struct PostgresKey<Value: Sendable>: SharedKey {
     let isUserInitiated = if case .userInitiated = context { true } else { false }
     let load: @Sendable () -> Void = { [self] in
       row.load(waitingForWrites: isUserInitiated) { read in
-        guard let read else { return continuation.resumeReturningInitialValue() }
         continuation.resume(with: read.flatMap(decoded))
       }
     }

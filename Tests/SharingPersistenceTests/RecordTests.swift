@@ -71,15 +71,19 @@ import Testing
     }
     saveValue(.immediate)
 
+    let isChanged = Locked(false)
     record.load(
       reading: {
         let found = try store.read()
-        value.withLock { $0 = "2" }
-        saveValue(.throttled)
+        if !isChanged.withLock({ $0 }) {
+          isChanged.withLock { $0 = true }
+          value.withLock { $0 = "2" }
+          saveValue(.throttled)
+        }
         return found
       },
       into: { read in
-        guard case .success(let snapshot)? = read else { return }
+        guard case .success(let snapshot) = read else { return }
         value.withLock { $0 = text(snapshot.contents) ?? "" }
       }
     )

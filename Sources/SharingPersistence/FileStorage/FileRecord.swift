@@ -98,7 +98,7 @@ extension Record where IO == FileIO {
   ///
   /// A load from inside a change of the file, on the thread holding its lock, is reported,
   /// and reads the file as the change found it.
-  func loadLocked<R>(into apply: (Result<StoredSnapshot<Data>, any Error>?) -> R) -> R {
+  func loadLocked<R>(into apply: (Result<StoredSnapshot<Data>, any Error>) -> R) -> R {
     let lock: FileLock
     do {
       lock = try io.backend.lock(io.url, exclusive: false)

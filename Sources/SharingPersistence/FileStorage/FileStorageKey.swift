@@ -74,8 +74,7 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
 
   /// Reads and decodes the file, once this program's pending writes to it have landed.
   public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
-    let apply = { (read: Result<StoredSnapshot<Data>, any Error>?) in
-      guard let read else { return continuation.resumeReturningInitialValue() }
+    let apply = { (read: Result<StoredSnapshot<Data>, any Error>) in
       continuation.resume(
         with: read.flatMap {
           decoded($0.contents, writeBack: { continuation.writeBackFinished($0) })

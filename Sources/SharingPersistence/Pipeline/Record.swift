@@ -134,8 +134,8 @@ package final class Record<IO: RecordIO>: FlushableRecord {
 
   /// Reads the store — with `read`, if given — once this program's writes to it, pending or
   /// under way, have landed if `waitingForWrites` (a value read without them would take the
-  /// shared value back), and hands what it holds to `apply`, as a delivery; or `nil` if the
-  /// shared values hold something newer, which they keep.
+  /// shared value back, and a throttled write, which reads the value when it is made, would
+  /// write that in place of the change), and hands what it holds to `apply`, as a delivery.
   ///
   /// The store is read again while what was read may be older than what a read, write or
   /// transaction came or is under way with: while a transaction, read or delivery is under
@@ -143,15 +143,19 @@ package final class Record<IO: RecordIO>: FlushableRecord {
   package func load<R>(
     waitingForWrites: Bool = true,
     reading read: (() throws -> StoredSnapshot<Stamp>)? = nil,
-    into apply: (Result<StoredSnapshot<Stamp>, any Error>?) -> R
+    into apply: (Result<StoredSnapshot<Stamp>, any Error>) -> R
   ) -> R {
     if waitingForWrites, !isIdle { flushAndWait() }
     var attempt = 1
     while true {
+      // A change made during the last read is written before the next, which then finds it.
+      if waitingForWrites, attempt > 1, state.withLock({ $0.machine.hasChangeToWrite }) {
+        flushAndWait()
+      }
       let ticket = state.withLock { $0.machine.loadStarted() }
       let found = Result { try read?() ?? io.read() }
       let isLastAttempt = attempt >= Self.loadAttempts
-      let (outcome, actions) = state.withLock {
+      let outcome = state.withLock {
         $0.machine.loadEnded(ticket, found, isLastAttempt: isLastAttempt)
       }
       switch outcome {
@@ -160,9 +164,6 @@ package final class Record<IO: RecordIO>: FlushableRecord {
         return apply(found)
       case .deliverBesideAnother:
         return apply(found)
-      case .keep:
-        defer { run(actions) }
-        return apply(nil)
       case .readAgain:
         attempt += 1
       }

@@ -121,8 +121,6 @@ enum LoadOutcome: Equatable, Sendable {
   /// An error, handed to the shared values beside a read or delivery under way: it changes
   /// no value, so it cannot land after a newer one.
   case deliverBesideAnother
-  /// Nothing is handed over: the shared values hold something newer than what was read.
-  case keep
   /// The store is read again for the load: something may have reached the shared values
   /// while it read, or be about to, that is newer than what it read.
   case readAgain

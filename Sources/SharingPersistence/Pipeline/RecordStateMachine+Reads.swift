@@ -13,33 +13,23 @@ extension RecordStateMachine {
 
   /// Load `ticket` read `read`, on its last attempt if `isLastAttempt`.
   ///
-  /// A value is read again while a write, transaction, read or delivery came during the read
-  /// or is under way, as what it read may be older than what the shared values hold; an
-  /// error is handed over at once. Once quiet it is handed over as a delivery, and becomes
-  /// known. The shared values keep what they hold when a change of the program's is not on
-  /// the store yet, or its writes still land on the last attempt: that change is newer than
-  /// what was read. Others' values still coming on the last attempt, what was read is handed
-  /// over all the same, and the store read again after it.
+  /// A value is read again while a change, write, transaction or read came during the read or
+  /// is under way, as what it read may be older than what reaches the shared values; an error
+  /// is handed over at once. Once quiet it is handed over as a delivery, and becomes known
+  /// unless a write of the program's may be newer. On the last attempt, a write of the
+  /// program's may still be under way, or the store may have changed since it read: it is
+  /// still handed over as a delivery, and the store read again once that delivery ended,
+  /// so that what is newer lands after it.
   mutating func loadEnded(
     _ ticket: LoadTicket,
     _ read: Result<StoredSnapshot<Stamp>, any Error>,
     isLastAttempt: Bool
-  ) -> (outcome: LoadOutcome, actions: [RecordAction<Stamp>]) {
-    if case .success = read {
-      // A transaction, read or delivery under way is short, and what it brings would land
-      // after this value: the load waits for it whatever the attempt.
-      if isInTransaction || reading != nil || isDelivering { return (.readAgain, []) }
-      let isWritten = ticket.writesTaken != writesTaken || isWriting
-      let isChanged = ticket.changesSaved != changesSaved || pending != nil || failed != nil
-      if isChanged || isWritten && isLastAttempt {
-        readsAgain = readsAgain || subscribers > 0
-        return (.keep, readAgainIfAsked())
-      }
-      if ticket != loadStarted() || isWriting {
-        guard isLastAttempt else { return (.readAgain, []) }
-        readsAgain = readsAgain || subscribers > 0
-      }
-    }
+  ) -> LoadOutcome {
+    let isQuiet = ticket == loadStarted() && reading == nil && !isWriting && !isDelivering
+    // A transaction, read or delivery under way is short, and what it brings would land
+    // after this value: the load waits for it whatever the attempt.
+    let mustWait = isInTransaction || reading != nil || isDelivering
+    if !isQuiet, !isLastAttempt || mustWait, case .success = read { return .readAgain }
     if isIdle {
       switch read {
       case .success(let snapshot):
@@ -49,10 +39,11 @@ extension RecordStateMachine {
         isUnreadable = true
       }
     }
-    guard reading == nil, !isDelivering else { return (.deliverBesideAnother, []) }
+    guard reading == nil, !isDelivering else { return .deliverBesideAnother }
+    if !isQuiet { readsAgain = readsAgain || subscribers > 0 }
     (isDelivering, isDeliveringLoad) = (true, true)
     reading = ReadTicket(writesTaken: writesTaken, verifiesWatch: nil)
-    return (.deliver, [])
+    return .deliver
   }
 
   /// The bytes the store holds could not be decoded: they are kept aside before they are

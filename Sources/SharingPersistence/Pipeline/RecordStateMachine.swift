@@ -138,6 +138,9 @@ package struct RecordStateMachine<Stamp: Equatable & Sendable> {
     case active(generation: Int)
   }
 
+  /// Whether a change waits to be written, or is being written.
+  var hasChangeToWrite: Bool { pending != nil || writing != nil }
+
   /// Whether no write is pending or under way, and none failed.
   var isIdle: Bool { pending == nil && writing == nil && failed == nil }
 
