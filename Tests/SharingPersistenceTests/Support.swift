@@ -2,6 +2,7 @@ import Foundation
 import SharingCore
 import SharingDependencies
 import SharingPersistence
+import TestSupport
 import Testing
 
 /// A fresh directory under the system's temporary directory, removed by ``remove()``.
@@ -39,14 +40,14 @@ func withTemporaryDirectory<R>(_ body: (TemporaryDirectory) async throws -> R) a
 
 /// Waits until `condition` holds, polling, and records an issue if it does not within
 /// `timeout` (a generous bound for real-time tests: the condition is usually met in
-/// milliseconds).
+/// milliseconds), scaled under ThreadSanitizer.
 func expectEventually(
   timeout: Duration = .seconds(10),
   _ description: @autoclosure () -> String = "condition",
   sourceLocation: SourceLocation = #_sourceLocation,
   _ condition: () -> Bool
 ) async {
-  let deadline = ContinuousClock.now + timeout
+  let deadline = ContinuousClock.now + timeout * ThreadSanitizer.timeScale
   while !condition() {
     guard ContinuousClock.now < deadline else {
       Issue.record("Timed out waiting for \(description())", sourceLocation: sourceLocation)

@@ -7,7 +7,8 @@ import TestSupport
 import Testing
 
 /// Waits until a condition holds; records an issue, with `state`, if it does not within
-/// `timeout` (generous: it holds within milliseconds unless something is broken).
+/// `timeout` (generous: it holds within milliseconds unless something is broken), scaled
+/// under ThreadSanitizer.
 @discardableResult
 func eventually(
   _ description: String,
@@ -16,7 +17,7 @@ func eventually(
   sourceLocation: SourceLocation = #_sourceLocation,
   _ condition: () throws -> Bool
 ) async rethrows -> Bool {
-  let deadline = ContinuousClock.now + timeout
+  let deadline = ContinuousClock.now + timeout * ThreadSanitizer.timeScale
   while try !condition() {
     guard ContinuousClock.now < deadline else {
       Issue.record(
