@@ -33,21 +33,21 @@ extension RecordStateMachineTests {
     #expect(outcome == .readAgain)
   }
 
-  @Test mutating func aLoadEndingDuringADeliveryReadsAgain() throws {
+  @Test mutating func aLoadEndingDuringADeliveryWaitsForIt() throws {
     try record.watch(finding: nil)
     let read = try reading(record.machine.changeNoticed(stamp: nil))
     let load = record.machine.loadStarted()
     #expect(names(record.read(read, finding: "9")) == ["deliver 9"])
     let outcome = record.machine.loadEnded(load, .success(snapshot("8")), isLastAttempt: false)
-    #expect(outcome == .readAgain)
+    #expect(outcome == .waitForOthers)
   }
 
-  @Test mutating func aLoadEndingDuringAReadReadsAgainEvenOnItsLastAttempt() throws {
+  @Test mutating func aLoadEndingDuringAReadWaitsForItEvenOnItsLastAttempt() throws {
     try record.watch(finding: nil)
     _ = try reading(record.machine.changeNoticed(stamp: nil))
     let load = record.machine.loadStarted()
     let outcome = record.machine.loadEnded(load, .success(snapshot("8")), isLastAttempt: true)
-    #expect(outcome == .readAgain)
+    #expect(outcome == .waitForOthers)
   }
 
   @Test mutating func aLoadEndingDuringAWriteOnItsLastAttemptIsDeliveredAndTheStoreReadAgain()
@@ -97,11 +97,11 @@ extension RecordStateMachineTests {
     #expect(outcome == .deliverBesideAnother)
   }
 
-  @Test mutating func aLoadReadsAgainWhileATransactionIsUnderWayEvenOnItsLastAttempt() {
+  @Test mutating func aLoadWaitsForATransactionUnderWayEvenOnItsLastAttempt() {
     record.machine.transactionBegan()
     let load = record.machine.loadStarted()
     let outcome = record.machine.loadEnded(load, .success(snapshot("1")), isLastAttempt: true)
-    #expect(outcome == .readAgain)
+    #expect(outcome == .waitForOthers)
   }
 
 }

@@ -92,6 +92,27 @@ import Testing
     #expect(value.withLock { $0 } == "2")
     #expect(text(store.contents.withLock { $0 }) == "2")
   }
+
+  /// A shared value being created loads before anyone can change it: what it is handed must
+  /// be what the store holds once the load ends, however many writes of other shared values
+  /// of the key land during its reads.
+  @Test func aLoadReadsAgainWhileWritesLandDuringItsReadsAndHandsOverTheLatest() {
+    let writes = Locked(0)
+    let handed = record.load(
+      reading: {
+        let found = try store.read()
+        let next = writes.withLock { count -> Int? in
+          guard count < 10 else { return nil }
+          count += 1
+          return count
+        }
+        if let next { record.save({ bytes("\(next)") }, urgency: .immediate) }
+        return found
+      },
+      into: { read in text(try? read.get().contents) }
+    )
+    #expect(handed == "10")
+  }
 }
 
 /// A store in memory: bytes stamped by themselves, a watch whose liveness a test sets.

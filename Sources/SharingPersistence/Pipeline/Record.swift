@@ -139,7 +139,8 @@ package final class Record<IO: RecordIO>: FlushableRecord {
   ///
   /// The store is read again while what was read may be older than what a read, write or
   /// transaction came or is under way with: while a transaction, read or delivery is under
-  /// way (each is short), and a few times at most for the program's own writes.
+  /// way (each is short), and up to ``loadAttempts`` times while changes and writes land
+  /// during its reads.
   package func load<R>(
     waitingForWrites: Bool = true,
     reading read: (() throws -> StoredSnapshot<Stamp>)? = nil,
@@ -166,11 +167,16 @@ package final class Record<IO: RecordIO>: FlushableRecord {
         return apply(found)
       case .readAgain:
         attempt += 1
+      case .waitForOthers:
+        continue
       }
     }
   }
 
-  private static var loadAttempts: Int { 4 }
+  /// How many times a load reads while changes or writes land during its reads: each read is
+  /// short, so a shared value being created is handed an older value only if every one of
+  /// them overlapped a write.
+  private static var loadAttempts: Int { 100 }
 
   package func markUndecodable(_ contents: Data) {
     state.withLock { $0.machine.markUndecodable(contents) }

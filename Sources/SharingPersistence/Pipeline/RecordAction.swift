@@ -121,9 +121,12 @@ enum LoadOutcome: Equatable, Sendable {
   /// An error, handed to the shared values beside a read or delivery under way: it changes
   /// no value, so it cannot land after a newer one.
   case deliverBesideAnother
-  /// The store is read again for the load: something may have reached the shared values
-  /// while it read, or be about to, that is newer than what it read.
+  /// The store is read again for the load, as another attempt: a change or write may have
+  /// reached the shared values while it read, or be about to, that is newer than what it read.
   case readAgain
+  /// The store is read again for the load once a transaction, read or delivery under way
+  /// ended: it brings the shared values something newer, and takes no attempt.
+  case waitForOthers
 }
 
 /// What a store holds, as read.

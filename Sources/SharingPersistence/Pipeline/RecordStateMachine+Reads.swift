@@ -13,23 +13,25 @@ extension RecordStateMachine {
 
   /// Load `ticket` read `read`, on its last attempt if `isLastAttempt`.
   ///
-  /// A value is read again while a change, write, transaction or read came during the read or
-  /// is under way, as what it read may be older than what reaches the shared values; an error
-  /// is handed over at once. Once quiet it is handed over as a delivery, and becomes known
-  /// unless a write of the program's may be newer. On the last attempt, a write of the
-  /// program's may still be under way, or the store may have changed since it read: it is
-  /// still handed over as a delivery, and the store read again once that delivery ended,
-  /// so that what is newer lands after it.
+  /// A value is read again while a transaction, read or delivery is under way (no attempt),
+  /// or when a change or write came during the read or is under way (an attempt), as what it
+  /// read may be older than what reaches the shared values; an error is handed over at once.
+  /// Once quiet it is handed over as a delivery, and becomes known. On the last attempt, a
+  /// write of the program's may still be under way, or the store may have changed since it
+  /// read: it is still handed over as a delivery, and the store read again once that
+  /// delivery ended, so that what is newer lands after it.
   mutating func loadEnded(
     _ ticket: LoadTicket,
     _ read: Result<StoredSnapshot<Stamp>, any Error>,
     isLastAttempt: Bool
   ) -> LoadOutcome {
-    let isQuiet = ticket == loadStarted() && reading == nil && !isWriting && !isDelivering
-    // A transaction, read or delivery under way is short, and what it brings would land
-    // after this value: the load waits for it whatever the attempt.
-    let mustWait = isInTransaction || reading != nil || isDelivering
-    if !isQuiet, !isLastAttempt || mustWait, case .success = read { return .readAgain }
+    if case .success = read {
+      // A transaction, read or delivery under way is short, and what it brings would land
+      // after this value: the load waits for it, which is no attempt.
+      if isInTransaction || reading != nil || isDelivering { return .waitForOthers }
+      if ticket != loadStarted() || isWriting, !isLastAttempt { return .readAgain }
+    }
+    let isQuiet = ticket == loadStarted() && !isWriting
     if isIdle {
       switch read {
       case .success(let snapshot):
