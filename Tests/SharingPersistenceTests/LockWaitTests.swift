@@ -121,7 +121,10 @@ import Testing
           await onThreadOfItsOwn { count.withLock { $0 += 1 } }
         }
       }
-      await expectEventually("a change waiting for the lock") { held.waiterCount == 1 }
+      // NB: The change starts on the task pool, which other tests may keep busy for long.
+      await expectEventually(timeout: .seconds(60), "a change waiting for the lock") {
+        held.waiterCount == 1
+      }
       // NB: The holder's change, made while the other waits.
       try bytes("5").write(to: url)
       held.release()
