@@ -132,7 +132,7 @@ import Testing
     for odd in stride(from: 1, to: 20, by: 2) {
       $turn.withLock { $0 = odd }
       try await $turn.save()
-      let deadline = ContinuousClock.now + .seconds(30)
+      let deadline = ContinuousClock.now + .seconds(30) * ThreadSanitizer.timeScale
       while turn != odd + 1 && ContinuousClock.now < deadline {
         try await Task.sleep(for: .milliseconds(5))
       }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -8,9 +9,10 @@ import Foundation
   import Darwin
 #endif
 
-/// Waits until `condition` holds; exits with status 2 if it does not within 30 seconds.
+/// Waits until `condition` holds; exits with status 2 if it does not within 30 seconds (scaled
+/// under ThreadSanitizer, as the tests waiting for this process are).
 func wait(for description: @autoclosure () -> String, until condition: () -> Bool) {
-  let deadline = Date().addingTimeInterval(30)
+  let deadline = Date().addingTimeInterval(30 * Double(ThreadSanitizer.timeScale))
   while !condition() {
     guard Date() < deadline else { fail("Timed out waiting for \(description())", status: 2) }
     usleep(2_000)
