@@ -202,6 +202,23 @@ extension RecordStateMachineTests {
     _ = verifying
   }
 
+  @Test mutating func aWatchStartedDuringAWriteIsVerifiedByTheReadAfterTheWrite() throws {
+    let write = try taken(record.save("5", .immediate))
+    guard case .startWatching(let generation)? = record.machine.subscribed().first else {
+      throw TakenNothing()
+    }
+    #expect(names(record.machine.watchStarted(generation: generation) ?? []) == [])
+    _ = record.read(try reading(record.land(write)), finding: "5")
+    #expect(try taken(record.save("5", .immediate)).unchangedContents == .some(bytes("5")))
+  }
+
+  @Test mutating func aWatchVerifiedByAReadDuringWhichAWriteLandedKnowsTheWrittenBytes() throws {
+    let verifying = try record.subscribe()
+    _ = record.land(try taken(record.save("5", .immediate)))
+    _ = record.read(verifying, finding: "4")
+    #expect(try taken(record.save("4", .immediate)).unchangedContents != .some(bytes("4")))
+  }
+
   @Test mutating func identicalBytesAreWrittenOnceNobodyWatchesTheFile() throws {
     try record.watch(finding: "5")
     _ = record.machine.unsubscribed()

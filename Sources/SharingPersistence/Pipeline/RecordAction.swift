@@ -97,7 +97,8 @@ enum WriteOutcome<Stamp: Sendable> {
 struct ReadTicket: Sendable {
   /// The number of writes taken when the read began: a write taken since may land after it.
   let writesTaken: UInt64
-  /// The watch this read verifies, right after it started.
+  /// The watch active when the read began: what it finds, if no write landed meanwhile, is
+  /// what the store holds until that watch says otherwise.
   let verifiesWatch: Int?
   /// The number of changes saved when the read began: one saved since is newer than it.
   var changesSaved: UInt64 = 0

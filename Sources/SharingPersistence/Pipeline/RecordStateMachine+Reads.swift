@@ -71,10 +71,15 @@ extension RecordStateMachine {
     return startReading()
   }
 
-  mutating func startReading(verifying generation: Int? = nil) -> [RecordAction<Stamp>] {
+  mutating func startReading() -> [RecordAction<Stamp>] {
+    let activeWatch: Int? =
+      switch watch {
+      case .active(let generation): generation
+      case .none, .starting: nil
+      }
     let ticket = ReadTicket(
       writesTaken: writesTaken,
-      verifiesWatch: generation,
+      verifiesWatch: activeWatch,
       changesSaved: changesSaved
     )
     reading = ticket
@@ -98,13 +103,13 @@ extension RecordStateMachine {
     _ read: Result<StoredSnapshot<Stamp>, any Error>
   ) -> [RecordAction<Stamp>] {
     reading = nil
-    if let generation = ticket.verifiesWatch, watch == .active(generation: generation) {
-      watchedContents = (try? read.get()).map { .some($0.contents) } ?? nil
-    }
     // NB: A write taken since may land after what was read: read again once it has.
     guard !isWriting, ticket.writesTaken == writesTaken, subscribers > 0 else {
       readsAgain = readsAgain || subscribers > 0
       return (isWriting ? [] : readAgainIfAsked()) + releaseIfUnused()
+    }
+    if let generation = ticket.verifiesWatch, watch == .active(generation: generation) {
+      watchedContents = (try? read.get()).map { .some($0.contents) } ?? nil
     }
     if pending != nil, case .success(let snapshot) = read,
       ticket.changesSaved != changesSaved || (known == nil && snapshot.contents == nil)
@@ -187,7 +192,8 @@ extension RecordStateMachine {
   }
 
   /// The watch asked for by ``RecordAction/startWatching(generation:)`` started: the store
-  /// is read, as it may have changed since it was loaded, which verifies the watch.
+  /// is read, as it may have changed since it was loaded — once the read or write under way
+  /// ended — which verifies the watch.
   ///
   /// - Returns: `nil` if the watch is no longer wanted: stop it.
   mutating func watchStarted(generation: Int) -> [RecordAction<Stamp>]? {
@@ -197,7 +203,7 @@ extension RecordStateMachine {
       readsAgain = true
       return []
     }
-    return startReading(verifying: generation)
+    return startReading()
   }
 
   /// A subscriber left.
