@@ -121,7 +121,7 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
     }
     guard let object else {
       if let defaultValue, let encoded = try? lookup.encode(defaultValue) {
-        record.store(encoded, forKey: key, by: writer, urgency: .background)
+        record.storeDefault(encoded, forKey: key, by: writer)
       }
       return .success(nil)
     }

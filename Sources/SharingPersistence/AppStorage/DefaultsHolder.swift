@@ -37,17 +37,22 @@ final class DefaultsHolder: Sendable {
     _ store: UserDefaultsBox,
     _ file: DefaultsFile?
   ) -> DefaultsRecord {
-    var fileError: (any Error)?
+    let keys = DefaultsKeys(store: store, fileError: nil)
     if let file {
-      DefaultsSynchronizer.shared.open(file)
+      DefaultsSynchronizer.shared.open(file, keys: keys)
       do {
-        fileError = try DefaultsSynchronizer.shared.keepAsideIfUnparseable(file, file.contents())
+        if let error = try DefaultsSynchronizer.shared.keepAsideIfUnparseable(
+          file,
+          file.contents()
+        ) {
+          _ = keys.fileFailed(error)
+        }
       } catch {
-        fileError = error
+        _ = keys.fileFailed(error)
       }
     }
     return DefaultsRecord(
-      io: DefaultsIO(keys: DefaultsKeys(store: store, fileError: fileError), file: file),
+      io: DefaultsIO(keys: keys, file: file),
       machine: RecordStateMachine(interval: DefaultsRecord.interval, mergesWrites: true),
       scheduler: DispatchWriteScheduler.shared,
       pendingWrites: .shared,
@@ -56,7 +61,7 @@ final class DefaultsHolder: Sendable {
       guard records.remove(id, ifIdenticalTo: record, where: { $0.confirmRelease() }) else {
         return
       }
-      if let file { DefaultsSynchronizer.shared.close(file) }
+      if let file { DefaultsSynchronizer.shared.close(file, keys: keys) }
     }
   }
 }

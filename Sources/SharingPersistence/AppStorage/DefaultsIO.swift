@@ -20,11 +20,14 @@ struct DefaultsIO: RecordIO {
 
   /// Synchronizes the store with its file, and tells the keys whose value the file changed.
   func write(_: Data, keepingAside _: Data?) throws -> Data {
-    let written = keys.changed
+    var written: [String: Bool] = [:]
     var (contents, duration): (Data?, Duration) = (nil, .zero)
     if let file {
-      (contents, duration) = try DefaultsSynchronizer.shared.synchronize(keys.store.base, file)
+      (contents, duration) = try DefaultsSynchronizer.shared.synchronize(keys.store.base, file) {
+        written = keys.changesToWrite(over: $0)
+      }
     } else {
+      written = keys.changesToWrite(over: nil)
       keys.store.base.synchronize()
     }
     for onChange in keys.synchronized(to: contents, in: duration, writing: written) { onChange() }

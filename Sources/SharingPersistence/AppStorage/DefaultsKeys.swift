@@ -33,6 +33,9 @@ final class DefaultsKeys: Sendable {
     /// The keys changed in the store since it was last synchronized, and whether each was
     /// removed: the store holds the rest as the file did.
     var changed: [String: Bool] = [:]
+    /// The changed keys that hold the default value a load stored because they had none,
+    /// and that value: each is written only if the file still has no value for it.
+    var defaults: [String: StoredDefaultsValue] = [:]
     /// How long the last synchronization took.
     var lastDuration = Duration.zero
   }
@@ -95,7 +98,28 @@ final class DefaultsKeys: Sendable {
         if let object { store.base.set(object, forKey: key) }
       }
       state.changed[key] = object == nil
+      state.defaults[key] = nil
       let value = StoredDefaultsValue(object)
+      return see(&state, where: { $1.key == key }, except: writer) { _ in value }
+    }
+  }
+
+  /// Stores `object` as the default value of `key` through `writer`, unless the key has a
+  /// value by now; returns the other subscriptions to tell, or `nil` if it has one.
+  ///
+  /// The default is written to the file only if the file still has no value for the key
+  /// then (see ``changesToWrite(over:)``).
+  func storeDefault(
+    _ object: Any,
+    forKey key: String,
+    by writer: ObjectIdentifier
+  ) -> [@Sendable () -> Void]? {
+    state.withLock { state in
+      guard state.fileError == nil, store.base.object(forKey: key) == nil else { return nil }
+      ObservedUserDefaults.$isWritingForKey.withValue(true) { store.base.set(object, forKey: key) }
+      state.changed[key] = false
+      let value = StoredDefaultsValue(object)
+      state.defaults[key] = value
       return see(&state, where: { $1.key == key }, except: writer) { _ in value }
     }
   }
@@ -110,6 +134,7 @@ final class DefaultsKeys: Sendable {
     state.withLock { state in
       ObservedUserDefaults.$isWritingForKey.withValue(true, operation: change)
       state.changed[key] = isRemoval
+      state.defaults[key] = nil
       // NB: Until a removal is synchronized, Foundation on Linux reads the key from the file.
       let value = isRemoval ? .missing : StoredDefaultsValue(store.base.object(forKey: key))
       return see(&state, where: { $1.key == key }) { _ in value }
@@ -124,9 +149,33 @@ final class DefaultsKeys: Sendable {
 
   // MARK: Synchronizing
 
-  /// The keys changed in the store since it was last synchronized.
-  var changed: [String: Bool] {
-    state.withLock(\.changed)
+  /// The keys changed in the store since it was last synchronized, which a synchronization
+  /// with a file holding `contents` writes, and whether each is a removal.
+  ///
+  /// A default value stored for a key the file now has a value for (another process stored
+  /// it since) is taken back: the store is handed the file's value, which the
+  /// synchronization then keeps, and the key's subscriptions hear of it. A default the store
+  /// no longer holds was changed through another store object of the process: that change
+  /// is written.
+  func changesToWrite(over contents: Data?) -> [String: Bool] {
+    state.withLock { state in
+      guard !state.defaults.isEmpty, let contents,
+        let stored = try? PropertyListSerialization.propertyList(from: contents, format: nil)
+          as? [String: Any]
+      else { return state.changed }
+      for (key, defaultValue) in state.defaults {
+        guard let value = stored[key] else { continue }
+        state.defaults[key] = nil
+        guard StoredDefaultsValue(store.base.object(forKey: key)) == defaultValue else {
+          continue
+        }
+        ObservedUserDefaults.$isWritingForKey.withValue(true) {
+          store.base.set(value, forKey: key)
+        }
+        state.changed[key] = nil
+      }
+      return state.changed
+    }
   }
 
   /// The store was synchronized with its file, in `duration`, and the file holds `contents`
@@ -147,6 +196,7 @@ final class DefaultsKeys: Sendable {
       (state.fileError, state.lastDuration) = (nil, duration)
       for (key, isRemoval) in written where state.changed[key] == isRemoval {
         state.changed[key] = nil
+        state.defaults[key] = nil
       }
       return compare(&state) { _, subscription in
         guard let old, let fingerprints else { return true }

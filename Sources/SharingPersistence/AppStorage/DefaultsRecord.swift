@@ -52,6 +52,15 @@ extension Record where IO == DefaultsIO {
     for onChange in changed { onChange() }
   }
 
+  /// Stores `object` as the default value of `key`, which a load found without one, through
+  /// `writer` — unless it has a value by now — and writes it to the store's file soon, unless
+  /// another process gives the key a value in the file first.
+  func storeDefault(_ object: Any, forKey key: String, by writer: ObjectIdentifier) {
+    guard let changed = keys.storeDefault(object, forKey: key, by: writer) else { return }
+    save(urgency: .background, isRemoval: false, nil)
+    for onChange in changed { onChange() }
+  }
+
   /// Makes a change of `key` directly through the store (`change`), tells the key's
   /// subscriptions, and writes the store to its file soon (a removal before this returns).
   func change(forKey key: String, isRemoval: Bool, by change: () -> Void) {

@@ -23,20 +23,33 @@ final class DefaultsSynchronizer: Sendable {
   private struct File {
     /// The number of records of the file.
     var records = 0
+    /// The keys of each record of the file: synchronizing any store writes all of them.
+    var keys: [ObjectIdentifier: DefaultsKeys] = [:]
     /// The unreadable bytes last kept aside, and where.
     var kept: (bytes: Data, path: String)?
   }
 
   private let files = Locked<[String: File]>([:])
+  /// Held through each synchronization, and while a file is opened: Foundation writes every
+  /// store, so a file opened during a synchronization, which did not lock it, would be written
+  /// without its lock.
+  private let synchronizing = NSLock()
 
-  /// Locks `file` around every synchronization, until ``close(_:)``.
-  func open(_ file: DefaultsFile) {
-    files.withLock { $0[file.path, default: File()].records += 1 }
+  /// Locks `file` around every synchronization, and prepares the changes of `keys` to it,
+  /// until ``close(_:keys:)``.
+  func open(_ file: DefaultsFile, keys: DefaultsKeys? = nil) {
+    synchronizing.lock()
+    defer { synchronizing.unlock() }
+    files.withLock { files in
+      files[file.path, default: File()].records += 1
+      if let keys { files[file.path]?.keys[ObjectIdentifier(keys)] = keys }
+    }
   }
 
-  func close(_ file: DefaultsFile) {
+  func close(_ file: DefaultsFile, keys: DefaultsKeys? = nil) {
     files.withLock { files in
       files[file.path]?.records -= 1
+      if let keys { files[file.path]?.keys[ObjectIdentifier(keys)] = nil }
       if files[file.path]?.records == 0 { files[file.path] = nil }
     }
   }
@@ -45,16 +58,25 @@ final class DefaultsSynchronizer: Sendable {
   /// returns what the file holds afterwards, and how long Foundation took (while it blocks
   /// every access to user defaults).
   ///
-  /// A file that is not a property list is kept aside first, unless it was already.
+  /// A file that is not a property list is kept aside first, unless it was already. Then
+  /// the changes of every store in use are prepared against what its file holds (see
+  /// ``DefaultsKeys/changesToWrite(over:)``), with the locks held: Foundation writes every
+  /// store of the process. `prepare` does it for `store`, and returns its changes.
   ///
   /// - Throws: An ``AppStorageError`` if the file could not be locked or written, or if
   ///   unreadable bytes of a store could not be kept aside (nothing is written then).
   func synchronize(
     _ store: UserDefaults,
-    _ file: DefaultsFile
+    _ file: DefaultsFile,
+    prepare: (Data?) -> Void = { _ in }
   ) throws -> (contents: Data?, duration: Duration) {
-    let paths = files.withLock { Set($0.keys).union([file.path]).sorted() }
+    synchronizing.lock()
+    defer { synchronizing.unlock() }
+    let (paths, keysOfPath) = files.withLock { files in
+      (Set(files.keys).union([file.path]).sorted(), files.mapValues { Array($0.keys.values) })
+    }
     var locks: [FileLock] = []
+    var before: Data?
     defer { for lock in locks { lock.unlock() } }
     // Taken in the same order by every process, so that none waits for another that
     // waits for it.
@@ -70,12 +92,17 @@ final class DefaultsSynchronizer: Sendable {
         )
       }
     }
-    var before: Data?
     for path in paths {
       let other = DefaultsFile(path: path)
       let bytes = try? other.contents()
-      if path == file.path { before = bytes }
       try keepAsideIfUnparseable(other, bytes)
+      for keys in keysOfPath[path] ?? [] where keys.store.base !== store {
+        _ = keys.changesToWrite(over: bytes)
+      }
+      if path == file.path {
+        before = bytes
+        prepare(bytes)
+      }
     }
     let start = ContinuousClock.now
     let synchronized = store.synchronize()
