@@ -61,7 +61,7 @@ final class DefaultsSynchronizer: Sendable {
   /// A file that is not a property list is kept aside first, unless it was already. Then
   /// the changes of every store in use are prepared against what its file holds (see
   /// ``DefaultsKeys/changesToWrite(over:)``), with the locks held: Foundation writes every
-  /// store of the process. `prepare` does it for `store`, and returns its changes.
+  /// store of the process. `prepare` is handed what `file` holds, to do it for `store`.
   ///
   /// - Throws: An ``AppStorageError`` if the file could not be locked or written, or if
   ///   unreadable bytes of a store could not be kept aside (nothing is written then).
