@@ -212,6 +212,17 @@ extension RecordStateMachineTests {
     #expect(try taken(record.save("5", .immediate)).unchangedContents == .some(bytes("5")))
   }
 
+  /// The read a store's first connection asks for may begin while the watch starts.
+  @Test mutating func aWatchStartedDuringAReadIsVerifiedByTheReadAfterIt() throws {
+    guard case .startWatching(let generation)? = record.machine.subscribed().first else {
+      throw TakenNothing()
+    }
+    let read = try reading(record.machine.becameReachable(afterLoss: false, now: .zero))
+    #expect(names(record.machine.watchStarted(generation: generation) ?? []) == [])
+    _ = record.read(try reading(record.read(read, finding: nil)), finding: nil)
+    #expect(record.machine.watchedContents == .some(nil))
+  }
+
   @Test mutating func aWatchVerifiedByAReadDuringWhichAWriteLandedKnowsTheWrittenBytes() throws {
     let verifying = try record.subscribe()
     _ = record.land(try taken(record.save("5", .immediate)))
