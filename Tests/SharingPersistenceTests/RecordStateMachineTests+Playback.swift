@@ -191,6 +191,37 @@ extension RecordStateMachineTests {
     )
   }
 
+  @Test mutating func aReadThatFailsWhileTheStoreIsReachableIsMadeAgainAfterADelay() throws {
+    record = MachineUnderTest(retriesAfterDelay: true)
+    try record.watch(finding: nil)
+    let read = try reading(record.machine.changeNoticed(stamp: nil))
+    #expect(
+      names(record.read(read, finding: nil, failing: CancellationError())) == ["deliver error"]
+    )
+    #expect(names(record.machine.deliveryEnded()) == ["retry after 0.05 seconds"])
+    let again = try reading(record.machine.retryTimeCame(now: .seconds(1)))
+    #expect(names(record.read(again, finding: "5")) == ["deliver 5"])
+  }
+
+  @Test mutating func aFirstLoadThatFailsWhileTheStoreIsReachableIsReadAgainAfterADelay() throws {
+    record = MachineUnderTest(retriesAfterDelay: true, loaded: nil)
+    _ = record.machine.subscribed()
+    let outcome = record.machine.loadEnded(
+      record.machine.loadStarted(),
+      .failure(CancellationError()),
+      isLastAttempt: false
+    )
+    #expect(outcome == .deliver)
+    #expect(names(record.machine.deliveryEnded()) == ["retry after 0.05 seconds"])
+  }
+
+  @Test mutating func aReadThatFailsWhileTheStoreIsUnreachableWaitsForItToBeReached() throws {
+    record = MachineUnderTest(retriesAfterDelay: true)
+    try record.watch(finding: nil)
+    record.loseStore()
+    #expect(names(record.machine.deliveryEnded()) == [])
+  }
+
   // MARK: Watching
 
   @Test mutating func identicalBytesAreSkippedOnlyOnceTheWatchWasVerified() throws {

@@ -137,9 +137,15 @@ import Testing
         try await Task.sleep(for: .milliseconds(5))
       }
       guard turn == odd + 1 else {
-        Issue.record("Turn \(odd) or its answer was lost; this side holds \(turn)")
         kill(child.process.processIdentifier, SIGKILL)
-        _ = await Probe.finish(child)
+        let run = await Probe.finish(child)
+        Issue.record(
+          """
+          Turn \(odd) or its answer was lost; this side holds \(turn), the file \
+          \(propertyList(of: suite)?["turn"] ?? "nothing"); the other process said: \
+          \(run.standardError)
+          """
+        )
         return
       }
     }

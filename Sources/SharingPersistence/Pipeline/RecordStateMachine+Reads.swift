@@ -125,7 +125,9 @@ extension RecordStateMachine {
       let wasUnreadable = isUnreadable
       isUnreadable = true
       deliversKnown = true
-      guard !wasUnreadable else { return readAgainIfAsked() + releaseIfUnused() }
+      guard !wasUnreadable else {
+        return readAgainIfAsked() + retryReadLater() + releaseIfUnused()
+      }
       isDelivering = true
       return [.deliver(.failure(error))]
     case .success(let snapshot)
@@ -171,7 +173,16 @@ extension RecordStateMachine {
   mutating func deliveryEnded() -> [RecordAction<Stamp>] {
     (isDelivering, isDeliveringLoad) = (false, false)
     reading = nil
-    return readAgainIfAsked() + releaseIfUnused()
+    return readAgainIfAsked() + (isUnreadable ? retryReadLater() : []) + releaseIfUnused()
+  }
+
+  /// The store could not be read though it can be reached (a statement that timed out, say):
+  /// it is read again after a growing delay, as a failed write is made again, so that the
+  /// subscribers are not left with an old value until the next change to the store.
+  mutating func retryReadLater() -> [RecordAction<Stamp>] {
+    guard retriesAfterDelay, isReachable, subscribers > 0, !isRetryScheduled else { return [] }
+    isRetryScheduled = true
+    return [.scheduleRetry(after: retryDelay.next())]
   }
 
   mutating func readAgainIfAsked() -> [RecordAction<Stamp>] {

@@ -172,10 +172,13 @@ extension RecordStateMachine {
 
   /// The delay asked for by ``RecordAction/scheduleRetry(after:)`` has passed: the failed
   /// value is written again, unless the store is unreachable (reaching it again writes it),
-  /// or a newer change is waiting or under way.
+  /// or a newer change is waiting or under way; a store that could not be read is read again.
   mutating func retryTimeCame(now: Duration) -> [RecordAction<Stamp>] {
     isRetryScheduled = false
-    guard isReachable, let failed, pending == nil, !isWriting else { return [] }
+    guard isReachable else { return [] }
+    guard let failed, pending == nil, !isWriting else {
+      return isUnreadable ? changeNoticed(stamp: nil) : []
+    }
     pending = Pending(write: PendingWrite(encode: failed), isImmediate: true, isRetry: true)
     readsAgain = true
     return take(now: now)
