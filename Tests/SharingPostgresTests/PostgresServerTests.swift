@@ -47,7 +47,9 @@ import Testing
       @Shared(.postgres("count")) var count = 0
       let run = await Probe.finish(try Probe.start("set", table, ["count", "42"]))
       #expect(run.status == 0, "\(run.errors)")
-      await eventually("the other process's value") { count == 42 }
+      await eventually("the other process's value", { "holding \(count), \(status($count))" }) {
+        count == 42
+      }
     }
   }
 

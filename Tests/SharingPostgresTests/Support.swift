@@ -31,6 +31,12 @@ func eventually(
   return true
 }
 
+/// What a shared value says of its store, for a test's failure message.
+func status<Value>(_ shared: Shared<Value>) -> String {
+  "loading: \(shared.isLoading), loadError: \(shared.loadError.map { "\($0)" } ?? "none"), "
+    + "saveError: \(shared.saveError.map { "\($0)" } ?? "none")"
+}
+
 /// A table of its own for one test, on the test process's cluster.
 struct TestTable {
   let cluster: PostgresCluster
