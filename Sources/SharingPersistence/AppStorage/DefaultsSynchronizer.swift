@@ -29,17 +29,13 @@ final class DefaultsSynchronizer: Sendable {
     var kept: (bytes: Data, path: String)?
   }
 
+  /// Held while Foundation writes the stores: a file opened then would be written without
+  /// its lock.
   private let files = Locked<[String: File]>([:])
-  /// Held through each synchronization, and while a file is opened: Foundation writes every
-  /// store, so a file opened during a synchronization, which did not lock it, would be written
-  /// without its lock.
-  private let synchronizing = NSLock()
 
   /// Locks `file` around every synchronization, and prepares the changes of `keys` to it,
   /// until ``close(_:keys:)``.
   func open(_ file: DefaultsFile, keys: DefaultsKeys? = nil) {
-    synchronizing.lock()
-    defer { synchronizing.unlock() }
     files.withLock { files in
       files[file.path, default: File()].records += 1
       if let keys { files[file.path]?.keys[ObjectIdentifier(keys)] = keys }
@@ -70,8 +66,20 @@ final class DefaultsSynchronizer: Sendable {
     _ file: DefaultsFile,
     prepare: (Data?) -> Void = { _ in }
   ) throws -> (contents: Data?, duration: Duration) {
-    synchronizing.lock()
-    defer { synchronizing.unlock() }
+    while true {
+      if let synchronized = try synchronizeUnlessAFileOpens(store, file, prepare) {
+        return synchronized
+      }
+    }
+  }
+
+  /// Synchronizes `store`, as ``synchronize(_:_:prepare:)`` does, unless a file is opened
+  /// before Foundation writes the stores: its lock is not held (`nil`: start again).
+  private func synchronizeUnlessAFileOpens(
+    _ store: UserDefaults,
+    _ file: DefaultsFile,
+    _ prepare: (Data?) -> Void
+  ) throws -> (contents: Data?, duration: Duration)? {
     let (paths, keysOfPath) = files.withLock { files in
       (Set(files.keys).union([file.path]).sorted(), files.mapValues { Array($0.keys.values) })
     }
@@ -104,9 +112,13 @@ final class DefaultsSynchronizer: Sendable {
         prepare(bytes)
       }
     }
-    let start = ContinuousClock.now
-    let synchronized = store.synchronize()
-    let duration = ContinuousClock.now - start
+    let written = files.withLock { files -> (Bool, Duration)? in
+      guard Set(files.keys).isSubset(of: paths) else { return nil }
+      let start = ContinuousClock.now
+      let synchronized = store.synchronize()
+      return (synchronized, ContinuousClock.now - start)
+    }
+    guard let (synchronized, duration) = written else { return nil }
     let after = try file.contents()
     // Foundation's result covers every store of the process: whether this one was
     // written is told by its own file.
