@@ -57,9 +57,10 @@ import Testing
     #expect(storedProperties(atPath: suite + ".plist")?["count"] as? Int == 4)
   }
 
-  @Test func aDefaultValueIsNotStoredOverAValueStoredSinceTheLoadRead() {
+  @Test func aDefaultValueIsNotStoredOverAValueStoredSinceTheLoadReadWhichIsReadInstead() {
     _ = io.keys.store(5, forKey: "count", by: ObjectIdentifier(DefaultsKeysTests.Writer()))
-    #expect(io.keys.storeDefault(0, forKey: "count", by: ObjectIdentifier(loader)) == nil)
+    let stored = io.keys.storeDefault(0, forKey: "count", by: ObjectIdentifier(loader))
+    #expect(stored.found as? Int == 5)
     #expect(store.base.integer(forKey: "count") == 5)
   }
 

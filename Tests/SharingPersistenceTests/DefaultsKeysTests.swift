@@ -67,11 +67,11 @@ import Testing
   @Test func aKeySetToWhatAnOutdatedCopyHeldIsWritten() throws {
     let file = DefaultsFile(path: suite + ".plist")
     call(keys.store(1, forKey: "count", by: ObjectIdentifier(first)))
-    _ = try DefaultsSynchronizer.shared.synchronize(store.base, file)
+    _ = try DefaultsSynchronizer.shared.synchronize(keys, file)
     try PropertyListSerialization.data(fromPropertyList: ["count": 2], format: .xml, options: 0)
       .write(to: file.url)
     call(keys.store(1, forKey: "count", by: ObjectIdentifier(first)))
-    let written = try DefaultsSynchronizer.shared.synchronize(store.base, file).contents
+    let written = try DefaultsSynchronizer.shared.synchronize(keys, file).contents
     #expect(try propertyList(written)["count"] as? Int == 1)
   }
 
@@ -93,17 +93,17 @@ import Testing
     _ = keys.synchronized(to: try xml(["a": 1]))
     _ = keys.store(2, forKey: "a", by: ObjectIdentifier(first))
     reads.keys.withLock { $0 = [] }
-    _ = keys.synchronized(to: try xml(["a": 2]), writing: keys.changesToWrite(over: nil))
+    _ = keys.synchronized(to: try xml(["a": 2]), writing: keys.changed)
     #expect(reads.keys.withLock { $0 } == [])
-    #expect(keys.changesToWrite(over: nil).isEmpty)
+    #expect(keys.changed.isEmpty)
   }
 
   @Test func aChangeMadeDuringASynchronizationIsWrittenByTheNextOne() {
     call(keys.store(1, forKey: "count", by: ObjectIdentifier(first)))
-    let written = keys.changesToWrite(over: nil)
+    let written = keys.changed
     call(keys.store(nil, forKey: "count", by: ObjectIdentifier(first)))
     call(keys.synchronized(to: nil, writing: written))
-    #expect(keys.changesToWrite(over: nil) == ["count": true])
+    #expect(keys.changed == ["count": true])
   }
 
   /// Reading a large value takes Foundation long: only small ones are compared often.
@@ -115,7 +115,7 @@ import Testing
     let other = UserDefaults(suiteName: suite)
     other?.set(1, forKey: "small")
     other?.set(Data(count: 6_000), forKey: "large")
-    call(keys.synchronized(to: nil, writing: keys.changesToWrite(over: nil)))
+    call(keys.synchronized(to: nil, writing: keys.changed))
     told.withLock { $0 = [] }
     call(keys.compareSmallValuesChangedElsewhere())
     #expect(told.withLock { $0 } == [])
@@ -131,7 +131,7 @@ import Testing
     call(keys.store(1, forKey: "other", by: ObjectIdentifier(first)))
     UserDefaults(suiteName: suite)?.set(2, forKey: "small")
     #expect(keys.compareSmallValuesChangedElsewhere().isEmpty)
-    call(keys.synchronized(to: nil, writing: keys.changesToWrite(over: nil)))
+    call(keys.synchronized(to: nil, writing: keys.changed))
     #expect(told.withLock { $0 } == ["small"])
   }
 

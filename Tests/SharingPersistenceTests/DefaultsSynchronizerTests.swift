@@ -29,7 +29,7 @@ import Testing
     store.set(1, forKey: "count")
     synchronizer.open(file)
     defer { synchronizer.close(file) }
-    let contents = try synchronizer.synchronize(store, file).contents
+    let contents = try synchronizer.synchronize(keys(of: store), file).contents
     #expect(try synchronizer.keepAsideIfUnparseable(file, contents) == nil)
     #expect(try keptFiles(of: file).isEmpty)
   }
@@ -40,7 +40,7 @@ import Testing
     let garbage = Data("not a property list".utf8)
     let (file, _) = try storeWithFile(garbage, name: String(repeating: "s", count: 249))
     let store = try #require(CountingDefaults(suiteName: String(file.path.dropLast(6))))
-    #expect(throws: AppStorageError.self) { try synchronizer.synchronize(store, file) }
+    #expect(throws: AppStorageError.self) { try synchronizer.synchronize(keys(of: store), file) }
     #expect(store.synchronizations.withLock(\.isEmpty))
     #expect(try Data(contentsOf: file.url) == garbage)
   }
@@ -59,12 +59,17 @@ import Testing
     let held = try DiskFileSystem().lock(other.url, exclusive: true)
     let synchronized = DispatchSemaphore(value: 0)
     DispatchQueue.global().async { [synchronizer, store = UserDefaultsBox(base: store)] in
-      _ = try? synchronizer.synchronize(store.base, file)
+      _ = try? synchronizer.synchronize(keys(of: store.base), file)
       synchronized.signal()
     }
     #expect(synchronized.wait(timeout: .now() + .milliseconds(300)) == .timedOut)
     held.unlock()
     #expect(synchronized.wait(timeout: .now() + .seconds(30)) == .success)
+  }
+
+  /// The keys of `store`, as its record has them.
+  private func keys(of store: UserDefaults) -> DefaultsKeys {
+    DefaultsKeys(store: UserDefaultsBox(base: store), fileError: nil)
   }
 
   /// A suite in the directory of temporary stores, with `contents` in its file if given.

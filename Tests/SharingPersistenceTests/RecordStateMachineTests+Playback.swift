@@ -218,8 +218,12 @@ extension RecordStateMachineTests {
   @Test mutating func aReadThatFailsWhileTheStoreIsUnreachableWaitsForItToBeReached() throws {
     record = MachineUnderTest(retriesAfterDelay: true)
     try record.watch(finding: nil)
-    record.loseStore()
-    #expect(names(record.machine.deliveryEnded()) == [])
+    let read = try reading(record.machine.changeNoticed(stamp: nil))
+    #expect(names(record.machine.becameUnreachable(because: CancellationError())) == [])
+    #expect(
+      names(record.read(read, finding: nil, failing: CancellationError())) == ["deliver error"]
+    )
+    #expect(!names(record.machine.deliveryEnded()).contains { $0.hasPrefix("retry") })
   }
 
   // MARK: Watching
@@ -254,7 +258,24 @@ extension RecordStateMachineTests {
     #expect(record.machine.watchedContents == .some(nil))
   }
 
-  @Test mutating func aWatchVerifiedByAReadDuringWhichAWriteLandedKnowsTheWrittenBytes() throws {
+  @Test mutating func aReadUnderWayWhenTheStoreWasLostDoesNotVerifyTheWatch() throws {
+    record = MachineUnderTest(retriesAfterDelay: true)
+    try record.watch(finding: "5")
+    let read = try reading(record.machine.changeNoticed(stamp: nil))
+    _ = record.machine.becameUnreachable(because: CancellationError())
+    _ = record.read(read, finding: "5")
+    #expect(record.machine.watchedContents == nil)
+  }
+
+  @Test mutating func aReadDuringWhichAChangeWasNoticedDoesNotVerifyTheWatch() throws {
+    try record.watch(finding: "5")
+    let read = try reading(record.machine.changeNoticed(stamp: nil))
+    #expect(names(record.machine.changeNoticed(stamp: nil)) == [])
+    _ = record.read(read, finding: "5")
+    #expect(record.machine.watchedContents == nil)
+  }
+
+  @Test mutating func aReadDuringWhichAWriteLandedDoesNotVerifyTheWatch() throws {
     let verifying = try record.subscribe()
     _ = record.land(try taken(record.save("5", .immediate)))
     _ = record.read(verifying, finding: "4")

@@ -114,17 +114,16 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
     default defaultValue: Value?,
     writeBack: @escaping @Sendable (Result<Void, any Error>) -> Void
   ) -> Result<Value?, any Error> {
-    let object: Any?
+    var object: Any?
     switch record.keys.object(forKey: key) {
     case .success(let stored): object = stored
     case .failure(let error): return .failure(error)
     }
-    guard let object else {
-      if let defaultValue, let encoded = try? lookup.encode(defaultValue) {
-        record.storeDefault(encoded, forKey: key, by: writer)
-      }
-      return .success(nil)
+    if object == nil, let defaultValue, let encoded = try? lookup.encode(defaultValue) {
+      // Another thread may have stored a value since: then it is read.
+      object = record.storeDefault(encoded, forKey: key, by: writer)
     }
+    guard let object else { return .success(nil) }
     do {
       guard let (value, isMigrated) = try lookup.read(object) else {
         record.keys.keepBeforeNextWrite(forKey: key)

@@ -20,16 +20,12 @@ struct DefaultsIO: RecordIO {
 
   /// Synchronizes the store with its file, and tells the keys whose value the file changed.
   func write(_: Data, keepingAside _: Data?) throws -> Data {
-    var written: [String: Bool] = [:]
-    var (contents, duration): (Data?, Duration) = (nil, .zero)
-    if let file {
-      (contents, duration) = try DefaultsSynchronizer.shared.synchronize(keys.store.base, file) {
-        written = keys.changesToWrite(over: $0)
-      }
-    } else {
-      written = keys.changesToWrite(over: nil)
-      keys.store.base.synchronize()
+    guard let file else {
+      let written = keys.synchronizing(over: nil) { keys.store.base.synchronize() }.written
+      for onChange in keys.synchronized(to: nil, writing: written) { onChange() }
+      return Data()
     }
+    let (contents, written, duration) = try DefaultsSynchronizer.shared.synchronize(keys, file)
     for onChange in keys.synchronized(to: contents, in: duration, writing: written) { onChange() }
     return contents ?? Data()
   }

@@ -105,22 +105,23 @@ final class DefaultsKeys: Sendable {
   }
 
   /// Stores `object` as the default value of `key` through `writer`, unless the key has a
-  /// value by now; returns the other subscriptions to tell, or `nil` if it has one.
+  /// value by now; returns the value found if it has one, and the other subscriptions to
+  /// tell.
   ///
   /// The default is written to the file only if the file still has no value for the key
-  /// then (see ``changesToWrite(over:)``).
+  /// then (see ``synchronizing(over:_:)``).
   func storeDefault(
     _ object: Any,
     forKey key: String,
     by writer: ObjectIdentifier
-  ) -> [@Sendable () -> Void]? {
+  ) -> (found: Any?, changed: [@Sendable () -> Void]) {
     state.withLock { state in
-      guard state.fileError == nil, store.base.object(forKey: key) == nil else { return nil }
+      if let found = store.base.object(forKey: key) { return (found, []) }
       ObservedUserDefaults.$isWritingForKey.withValue(true) { store.base.set(object, forKey: key) }
       state.changed[key] = false
       let value = StoredDefaultsValue(object)
       state.defaults[key] = value
-      return see(&state, where: { $1.key == key }, except: writer) { _ in value }
+      return (nil, see(&state, where: { $1.key == key }, except: writer) { _ in value })
     }
   }
 
@@ -149,32 +150,43 @@ final class DefaultsKeys: Sendable {
 
   // MARK: Synchronizing
 
-  /// The keys changed in the store since it was last synchronized, which a synchronization
-  /// with a file holding `contents` writes, and whether each is a removal.
+  /// The keys changed in the store since it was last synchronized.
+  var changed: [String: Bool] {
+    state.withLock(\.changed)
+  }
+
+  /// Runs `synchronize`, which writes the store to its file, holding `contents` then, with
+  /// the store's changes prepared for it and held: nothing changes the store meanwhile, so
+  /// every change written was prepared. Returns the changes written (and whether each is a
+  /// removal), and what `synchronize` returned.
   ///
   /// A default value stored for a key the file now has a value for (another process stored
-  /// it since) is taken back: the store is handed the file's value, which the
-  /// synchronization then keeps, and the key's subscriptions hear of it. A default the store
-  /// no longer holds was changed through another store object of the process: that change
-  /// is written.
-  func changesToWrite(over contents: Data?) -> [String: Bool] {
-    state.withLock { state in
-      guard !state.defaults.isEmpty, let contents,
+  /// it since) is taken back first: the store is handed the file's value, which the
+  /// synchronization then keeps, and the key's subscriptions hear of it once it is
+  /// ``synchronized(to:in:writing:)``. A default the store no longer holds was changed
+  /// through another store object of the process: that change is written.
+  func synchronizing<R>(
+    over contents: Data?,
+    _ synchronize: () throws -> R
+  ) rethrows -> (written: [String: Bool], result: R) {
+    try state.withLock { state in
+      if !state.defaults.isEmpty, let contents,
         let stored = try? PropertyListSerialization.propertyList(from: contents, format: nil)
           as? [String: Any]
-      else { return state.changed }
-      for (key, defaultValue) in state.defaults {
-        guard let value = stored[key] else { continue }
-        state.defaults[key] = nil
-        guard StoredDefaultsValue(store.base.object(forKey: key)) == defaultValue else {
-          continue
+      {
+        for (key, defaultValue) in state.defaults {
+          guard let value = stored[key] else { continue }
+          state.defaults[key] = nil
+          guard StoredDefaultsValue(store.base.object(forKey: key)) == defaultValue else {
+            continue
+          }
+          ObservedUserDefaults.$isWritingForKey.withValue(true) {
+            store.base.set(value, forKey: key)
+          }
+          state.changed[key] = nil
         }
-        ObservedUserDefaults.$isWritingForKey.withValue(true) {
-          store.base.set(value, forKey: key)
-        }
-        state.changed[key] = nil
       }
-      return state.changed
+      return (state.changed, try synchronize())
     }
   }
 

@@ -53,12 +53,14 @@ extension Record where IO == DefaultsIO {
   }
 
   /// Stores `object` as the default value of `key`, which a load found without one, through
-  /// `writer` — unless it has a value by now — and writes it to the store's file soon, unless
-  /// another process gives the key a value in the file first.
-  func storeDefault(_ object: Any, forKey key: String, by writer: ObjectIdentifier) {
-    guard let changed = keys.storeDefault(object, forKey: key, by: writer) else { return }
+  /// `writer` — unless it has a value by now, which is returned — and writes it to the
+  /// store's file soon, unless another process gives the key a value in the file first.
+  func storeDefault(_ object: Any, forKey key: String, by writer: ObjectIdentifier) -> Any? {
+    let (found, changed) = keys.storeDefault(object, forKey: key, by: writer)
+    guard found == nil else { return found }
     save(urgency: .background, isRemoval: false, nil)
     for onChange in changed { onChange() }
+    return nil
   }
 
   /// Makes a change of `key` directly through the store (`change`), tells the key's

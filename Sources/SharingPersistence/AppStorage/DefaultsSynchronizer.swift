@@ -50,41 +50,35 @@ final class DefaultsSynchronizer: Sendable {
     }
   }
 
-  /// Synchronizes `store` with its file, `file`, holding the lock of every store file in use;
-  /// returns what the file holds afterwards, and how long Foundation took (while it blocks
-  /// every access to user defaults).
+  /// Synchronizes the store of `keys` with its file, `file`, holding the lock of every store
+  /// file in use; returns what the file holds afterwards, the changes written, and how long
+  /// Foundation took (while it blocks every access to user defaults).
   ///
-  /// A file that is not a property list is kept aside first, unless it was already. Then
-  /// the changes of every store in use are prepared against what its file holds (see
-  /// ``DefaultsKeys/changesToWrite(over:)``), with the locks held: Foundation writes every
-  /// store of the process. `prepare` is handed what `file` holds, to do it for `store`.
+  /// A file that is not a property list is kept aside first, unless it was already. Foundation
+  /// writes every store of the process: the changes of every store in use are prepared
+  /// against what its file holds, and held while Foundation writes (see
+  /// ``DefaultsKeys/synchronizing(over:_:)``).
   ///
   /// - Throws: An ``AppStorageError`` if the file could not be locked or written, or if
   ///   unreadable bytes of a store could not be kept aside (nothing is written then).
   func synchronize(
-    _ store: UserDefaults,
-    _ file: DefaultsFile,
-    prepare: (Data?) -> Void = { _ in }
-  ) throws -> (contents: Data?, duration: Duration) {
+    _ keys: DefaultsKeys,
+    _ file: DefaultsFile
+  ) throws -> (contents: Data?, written: [String: Bool], duration: Duration) {
+    // NB: Started again only when a store file is opened meanwhile, which is rare.
     while true {
-      if let synchronized = try synchronizeUnlessAFileOpens(store, file, prepare) {
-        return synchronized
-      }
+      if let synchronized = try synchronizeUnlessAFileOpens(keys, file) { return synchronized }
     }
   }
 
-  /// Synchronizes `store`, as ``synchronize(_:_:prepare:)`` does, unless a file is opened
-  /// before Foundation writes the stores: its lock is not held (`nil`: start again).
+  /// Synchronizes the store of `keys`, as ``synchronize(_:_:)`` does, unless a store file is
+  /// opened before Foundation writes the stores, whose lock is not held (`nil`: start again).
   private func synchronizeUnlessAFileOpens(
-    _ store: UserDefaults,
-    _ file: DefaultsFile,
-    _ prepare: (Data?) -> Void
-  ) throws -> (contents: Data?, duration: Duration)? {
-    let (paths, keysOfPath) = files.withLock { files in
-      (Set(files.keys).union([file.path]).sorted(), files.mapValues { Array($0.keys.values) })
-    }
+    _ keys: DefaultsKeys,
+    _ file: DefaultsFile
+  ) throws -> (contents: Data?, written: [String: Bool], duration: Duration)? {
+    let paths = files.withLock { Set($0.keys).union([file.path]).sorted() }
     var locks: [FileLock] = []
-    var before: Data?
     defer { for lock in locks { lock.unlock() } }
     // Taken in the same order by every process, so that none waits for another that
     // waits for it.
@@ -100,32 +94,52 @@ final class DefaultsSynchronizer: Sendable {
         )
       }
     }
+    var contentsOfPath: [String: Data?] = [:]
     for path in paths {
       let other = DefaultsFile(path: path)
       let bytes = try? other.contents()
       try keepAsideIfUnparseable(other, bytes)
-      for keys in keysOfPath[path] ?? [] where keys.store.base !== store {
-        _ = keys.changesToWrite(over: bytes)
-      }
-      if path == file.path {
-        before = bytes
-        prepare(bytes)
-      }
+      contentsOfPath[path] = .some(bytes)
     }
-    let written = files.withLock { files -> (Bool, Duration)? in
+    let before = contentsOfPath[file.path] ?? nil
+    let outcome = files.withLock { files -> (written: [String: Bool], result: (Bool, Duration))? in
       guard Set(files.keys).isSubset(of: paths) else { return nil }
-      let start = ContinuousClock.now
-      let synchronized = store.synchronize()
-      return (synchronized, ContinuousClock.now - start)
+      let others = files.flatMap { path, file in
+        file.keys.values.filter { $0 !== keys }.map { Prepared(keys: $0, path: path) }
+      }
+      return keys.synchronizing(over: before) {
+        Self.synchronizing(others[...], contentsOfPath) {
+          let start = ContinuousClock.now
+          return (keys.store.base.synchronize(), ContinuousClock.now - start)
+        }
+      }
     }
-    guard let (synchronized, duration) = written else { return nil }
+    guard let (written, (synchronized, duration)) = outcome else { return nil }
     let after = try file.contents()
     // Foundation's result covers every store of the process: whether this one was
     // written is told by its own file.
     if !synchronized, after == before, let reason = file.reasonItCannotBeWritten() {
       throw AppStorageError.notSaved(path: file.path, reason: reason)
     }
-    return (after, duration)
+    return (after, written, duration)
+  }
+
+  /// Another store in use, in the file at `path`, which a synchronization writes too.
+  private struct Prepared {
+    let keys: DefaultsKeys
+    let path: String
+  }
+
+  /// Runs `synchronize` with the changes of each of `stores` prepared and held.
+  private static func synchronizing<R>(
+    _ stores: ArraySlice<Prepared>,
+    _ contentsOfPath: [String: Data?],
+    _ synchronize: () -> R
+  ) -> R {
+    guard let store = stores.first else { return synchronize() }
+    return store.keys.synchronizing(over: contentsOfPath[store.path] ?? nil) {
+      synchronizing(stores.dropFirst(), contentsOfPath, synchronize)
+    }.result
   }
 
   /// Copies what `file` holds aside if it is not a property list Foundation can read, once

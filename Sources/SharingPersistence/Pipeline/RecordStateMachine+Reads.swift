@@ -63,6 +63,8 @@ extension RecordStateMachine {
   /// tells it.
   mutating func changeNoticed(stamp: Stamp?) -> [RecordAction<Stamp>] {
     if let stamp, case .some(stamp) = known, !deliversKnown { return [] }
+    // What the store held may have changed: the next read finds out.
+    watchedContents = nil
     guard subscribers > 0 else { return [] }
     guard reading == nil, !isWriting else {
       readsAgain = true
@@ -108,7 +110,10 @@ extension RecordStateMachine {
       readsAgain = readsAgain || subscribers > 0
       return (isWriting ? [] : readAgainIfAsked()) + releaseIfUnused()
     }
-    if let generation = ticket.verifiesWatch, watch == .active(generation: generation) {
+    // NB: Not once the store was lost since, or said to change since: what was read is old.
+    if let generation = ticket.verifiesWatch, watch == .active(generation: generation),
+      isReachable, !readsAgain
+    {
       watchedContents = (try? read.get()).map { .some($0.contents) } ?? nil
     }
     if pending != nil, case .success(let snapshot) = read,
