@@ -268,10 +268,12 @@ extension RecordStateMachineTests {
   }
 
   @Test mutating func aReadDuringWhichAChangeWasNoticedDoesNotVerifyTheWatch() throws {
-    try record.watch(finding: "5")
-    let read = try reading(record.machine.changeNoticed(stamp: nil))
+    guard case .startWatching(let generation)? = record.machine.subscribed().first else {
+      throw TakenNothing()
+    }
+    let read = try reading(record.machine.watchStarted(generation: generation) ?? [])
     #expect(names(record.machine.changeNoticed(stamp: nil)) == [])
-    _ = record.read(read, finding: "5")
+    _ = record.read(read, finding: nil)
     #expect(record.machine.watchedContents == nil)
   }
 

@@ -63,8 +63,6 @@ extension RecordStateMachine {
   /// tells it.
   mutating func changeNoticed(stamp: Stamp?) -> [RecordAction<Stamp>] {
     if let stamp, case .some(stamp) = known, !deliversKnown { return [] }
-    // What the store held may have changed: the next read finds out.
-    watchedContents = nil
     guard subscribers > 0 else { return [] }
     guard reading == nil, !isWriting else {
       readsAgain = true
