@@ -21,7 +21,8 @@ struct DefaultsIO: RecordIO {
   /// Synchronizes the store with its file, and tells the keys whose value the file changed.
   func write(_: Data, keepingAside _: Data?) throws -> Data {
     guard let file else {
-      let written = keys.synchronizing(over: nil) { keys.store.base.synchronize() }.written
+      let written = keys.changesToWrite(over: nil)
+      keys.store.base.synchronize()
       for onChange in keys.synchronized(to: nil, writing: written) { onChange() }
       return Data()
     }

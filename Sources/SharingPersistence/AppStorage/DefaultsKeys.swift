@@ -109,7 +109,7 @@ final class DefaultsKeys: Sendable {
   /// tell.
   ///
   /// The default is written to the file only if the file still has no value for the key
-  /// then (see ``synchronizing(over:_:)``).
+  /// then (see ``changesToWrite(over:)``).
   func storeDefault(
     _ object: Any,
     forKey key: String,
@@ -155,38 +155,32 @@ final class DefaultsKeys: Sendable {
     state.withLock(\.changed)
   }
 
-  /// Runs `synchronize`, which writes the store to its file, holding `contents` then, with
-  /// the store's changes prepared for it and held: nothing changes the store meanwhile, so
-  /// every change written was prepared. Returns the changes written (and whether each is a
-  /// removal), and what `synchronize` returned.
+  /// The keys changed in the store since it was last synchronized, which a synchronization
+  /// with a file holding `contents` writes next, and whether each is a removal.
   ///
   /// A default value stored for a key the file now has a value for (another process stored
   /// it since) is taken back first: the store is handed the file's value, which the
   /// synchronization then keeps, and the key's subscriptions hear of it once it is
   /// ``synchronized(to:in:writing:)``. A default the store no longer holds was changed
   /// through another store object of the process: that change is written.
-  func synchronizing<R>(
-    over contents: Data?,
-    _ synchronize: () throws -> R
-  ) rethrows -> (written: [String: Bool], result: R) {
-    try state.withLock { state in
-      if !state.defaults.isEmpty, let contents,
+  func changesToWrite(over contents: Data?) -> [String: Bool] {
+    state.withLock { state in
+      guard !state.defaults.isEmpty, let contents,
         let stored = try? PropertyListSerialization.propertyList(from: contents, format: nil)
           as? [String: Any]
-      {
-        for (key, defaultValue) in state.defaults {
-          guard let value = stored[key] else { continue }
-          state.defaults[key] = nil
-          guard StoredDefaultsValue(store.base.object(forKey: key)) == defaultValue else {
-            continue
-          }
-          ObservedUserDefaults.$isWritingForKey.withValue(true) {
-            store.base.set(value, forKey: key)
-          }
-          state.changed[key] = nil
+      else { return state.changed }
+      for (key, defaultValue) in state.defaults {
+        guard let value = stored[key] else { continue }
+        state.defaults[key] = nil
+        guard StoredDefaultsValue(store.base.object(forKey: key)) == defaultValue else {
+          continue
         }
+        ObservedUserDefaults.$isWritingForKey.withValue(true) {
+          store.base.set(value, forKey: key)
+        }
+        state.changed[key] = nil
       }
-      return (state.changed, try synchronize())
+      return state.changed
     }
   }
 

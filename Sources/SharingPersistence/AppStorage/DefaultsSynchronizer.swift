@@ -56,8 +56,7 @@ final class DefaultsSynchronizer: Sendable {
   ///
   /// A file that is not a property list is kept aside first, unless it was already. Foundation
   /// writes every store of the process: the changes of every store in use are prepared
-  /// against what its file holds, and held while Foundation writes (see
-  /// ``DefaultsKeys/synchronizing(over:_:)``).
+  /// against what its file holds right before (see ``DefaultsKeys/changesToWrite(over:)``).
   ///
   /// - Throws: An ``AppStorageError`` if the file could not be locked or written, or if
   ///   unreadable bytes of a store could not be kept aside (nothing is written then).
@@ -102,19 +101,19 @@ final class DefaultsSynchronizer: Sendable {
       contentsOfPath[path] = .some(bytes)
     }
     let before = contentsOfPath[file.path] ?? nil
-    let outcome = files.withLock { files -> (written: [String: Bool], result: (Bool, Duration))? in
+    let outcome = files.withLock { files -> ([String: Bool], Bool, Duration)? in
       guard Set(files.keys).isSubset(of: paths) else { return nil }
-      let others = files.flatMap { path, file in
-        file.keys.values.filter { $0 !== keys }.map { Prepared(keys: $0, path: path) }
-      }
-      return keys.synchronizing(over: before) {
-        Self.synchronizing(others[...], contentsOfPath) {
-          let start = ContinuousClock.now
-          return (keys.store.base.synchronize(), ContinuousClock.now - start)
+      for (path, file) in files {
+        for other in file.keys.values where other !== keys {
+          _ = other.changesToWrite(over: contentsOfPath[path] ?? nil)
         }
       }
+      let written = keys.changesToWrite(over: before)
+      let start = ContinuousClock.now
+      let synchronized = keys.store.base.synchronize()
+      return (written, synchronized, ContinuousClock.now - start)
     }
-    guard let (written, (synchronized, duration)) = outcome else { return nil }
+    guard let (written, synchronized, duration) = outcome else { return nil }
     let after = try file.contents()
     // Foundation's result covers every store of the process: whether this one was
     // written is told by its own file.
@@ -122,24 +121,6 @@ final class DefaultsSynchronizer: Sendable {
       throw AppStorageError.notSaved(path: file.path, reason: reason)
     }
     return (after, written, duration)
-  }
-
-  /// Another store in use, in the file at `path`, which a synchronization writes too.
-  private struct Prepared {
-    let keys: DefaultsKeys
-    let path: String
-  }
-
-  /// Runs `synchronize` with the changes of each of `stores` prepared and held.
-  private static func synchronizing<R>(
-    _ stores: ArraySlice<Prepared>,
-    _ contentsOfPath: [String: Data?],
-    _ synchronize: () -> R
-  ) -> R {
-    guard let store = stores.first else { return synchronize() }
-    return store.keys.synchronizing(over: contentsOfPath[store.path] ?? nil) {
-      synchronizing(stores.dropFirst(), contentsOfPath, synchronize)
-    }.result
   }
 
   /// Copies what `file` holds aside if it is not a property list Foundation can read, once
