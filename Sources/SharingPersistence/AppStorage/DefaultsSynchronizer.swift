@@ -29,8 +29,7 @@ final class DefaultsSynchronizer: Sendable {
     var kept: (bytes: Data, path: String)?
   }
 
-  /// Held while Foundation writes the stores: a file opened then would be written without
-  /// its lock.
+  /// Held while Foundation writes the stores, so that every store in use is prepared.
   private let files = Locked<[String: File]>([:])
 
   /// Locks `file` around every synchronization, and prepares the changes of `keys` to it,
@@ -64,18 +63,6 @@ final class DefaultsSynchronizer: Sendable {
     _ keys: DefaultsKeys,
     _ file: DefaultsFile
   ) throws -> (contents: Data?, written: [String: Bool], duration: Duration) {
-    // NB: Started again only when a store file is opened meanwhile, which is rare.
-    while true {
-      if let synchronized = try synchronizeUnlessAFileOpens(keys, file) { return synchronized }
-    }
-  }
-
-  /// Synchronizes the store of `keys`, as ``synchronize(_:_:)`` does, unless a store file is
-  /// opened before Foundation writes the stores, whose lock is not held (`nil`: start again).
-  private func synchronizeUnlessAFileOpens(
-    _ keys: DefaultsKeys,
-    _ file: DefaultsFile
-  ) throws -> (contents: Data?, written: [String: Bool], duration: Duration)? {
     let paths = files.withLock { Set($0.keys).union([file.path]).sorted() }
     var locks: [FileLock] = []
     defer { for lock in locks { lock.unlock() } }
@@ -101,8 +88,10 @@ final class DefaultsSynchronizer: Sendable {
       contentsOfPath[path] = .some(bytes)
     }
     let before = contentsOfPath[file.path] ?? nil
-    let outcome = files.withLock { files -> ([String: Bool], Bool, Duration)? in
-      guard Set(files.keys).isSubset(of: paths) else { return nil }
+    // NB: A store opened since the files were locked is written without its lock, and its
+    //     defaults unchecked (it holds no change yet, unless one is made at once): starting
+    //     again would take every lock again, and with stores opened often, never end.
+    let (written, synchronized, duration) = files.withLock { files in
       for (path, file) in files {
         for other in file.keys.values where other !== keys {
           _ = other.changesToWrite(over: contentsOfPath[path] ?? nil)
@@ -113,7 +102,6 @@ final class DefaultsSynchronizer: Sendable {
       let synchronized = keys.store.base.synchronize()
       return (written, synchronized, ContinuousClock.now - start)
     }
-    guard let (written, synchronized, duration) = outcome else { return nil }
     let after = try file.contents()
     // Foundation's result covers every store of the process: whether this one was
     // written is told by its own file.
