@@ -22,6 +22,10 @@ import Testing
     // NB: In use, as a record's store is: Foundation writes every store of the process when
     //     any is synchronized, which other tests do meanwhile.
     DefaultsSynchronizer.shared.open(file, keys: io.keys)
+    // NB: A synchronization of another store that began before this one was opened writes
+    //     it unchecked; it is over once a synchronization of this store, which waits for its
+    //     locks, is.
+    _ = try io.write(Data(), keepingAside: nil)
   }
 
   deinit {
