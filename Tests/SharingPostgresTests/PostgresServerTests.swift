@@ -165,7 +165,9 @@ import Testing
       try await $count.save()
 
       await cluster.stop()
-      await eventually("the lost connection") { $count.loadError is PostgresError }
+      await eventually("the lost connection", { "holding \(count), \(status($count))" }) {
+        $count.loadError is PostgresError
+      }
       $count.withLock { $0 = 2 }
       await #expect(throws: PostgresError.self) { try await $count.save() }
       #expect(count == 2)
