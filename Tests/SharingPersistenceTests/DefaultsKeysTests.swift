@@ -93,17 +93,17 @@ import Testing
     _ = keys.synchronized(to: try xml(["a": 1]))
     _ = keys.store(2, forKey: "a", by: ObjectIdentifier(first))
     reads.keys.withLock { $0 = [] }
-    _ = keys.synchronized(to: try xml(["a": 2]), writing: keys.changed)
+    _ = keys.synchronized(to: try xml(["a": 2]), writing: keys.changesToWrite(over: nil))
     #expect(reads.keys.withLock { $0 } == [])
-    #expect(keys.changed.isEmpty)
+    #expect(keys.changesToWrite(over: nil).isEmpty)
   }
 
   @Test func aChangeMadeDuringASynchronizationIsWrittenByTheNextOne() {
     call(keys.store(1, forKey: "count", by: ObjectIdentifier(first)))
-    let written = keys.changed
+    let written = keys.changesToWrite(over: nil)
     call(keys.store(nil, forKey: "count", by: ObjectIdentifier(first)))
     call(keys.synchronized(to: nil, writing: written))
-    #expect(keys.changed == ["count": true])
+    #expect(keys.changesToWrite(over: nil) == ["count": true])
   }
 
   /// Reading a large value takes Foundation long: only small ones are compared often.
@@ -115,7 +115,7 @@ import Testing
     let other = UserDefaults(suiteName: suite)
     other?.set(1, forKey: "small")
     other?.set(Data(count: 6_000), forKey: "large")
-    call(keys.synchronized(to: nil, writing: keys.changed))
+    call(keys.synchronized(to: nil, writing: keys.changesToWrite(over: nil)))
     told.withLock { $0 = [] }
     call(keys.compareSmallValuesChangedElsewhere())
     #expect(told.withLock { $0 } == [])
@@ -131,7 +131,7 @@ import Testing
     call(keys.store(1, forKey: "other", by: ObjectIdentifier(first)))
     UserDefaults(suiteName: suite)?.set(2, forKey: "small")
     #expect(keys.compareSmallValuesChangedElsewhere().isEmpty)
-    call(keys.synchronized(to: nil, writing: keys.changed))
+    call(keys.synchronized(to: nil, writing: keys.changesToWrite(over: nil)))
     #expect(told.withLock { $0 } == ["small"])
   }
 

@@ -150,11 +150,6 @@ final class DefaultsKeys: Sendable {
 
   // MARK: Synchronizing
 
-  /// The keys changed in the store since it was last synchronized.
-  var changed: [String: Bool] {
-    state.withLock(\.changed)
-  }
-
   /// The keys changed in the store since it was last synchronized, which a synchronization
   /// with a file holding `contents` writes next, and whether each is a removal.
   ///
