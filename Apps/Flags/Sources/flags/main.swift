@@ -58,7 +58,10 @@ case .watch:
   // changed: the flags, or whether they can be read.
   while true {
     try await Task.sleep(for: .milliseconds(50))
-    let current = (flags: flags.flags, problem: flags.loadError.map(problem))
+    // The error first: a load stores its value before it clears the error, so flags read after
+    // a cleared error are the loaded ones, never those from before the error.
+    let readProblem = flags.loadError.map(problem)
+    let current = (flags: flags.flags, problem: readProblem)
     if let problem = current.problem, problem != shownProblem {
       terminal.warn("Cannot read the flags: \(problem)")
     } else if current.problem == nil, shownProblem != nil {
