@@ -22,9 +22,9 @@ import Testing
     // NB: In use, as a record's store is: Foundation writes every store of the process when
     //     any is synchronized, which other tests do meanwhile.
     DefaultsSynchronizer.shared.open(file, keys: io.keys)
-    // NB: A synchronization of another store that began before this one was opened writes
-    //     it unchecked; it is over once a synchronization of this store, which waits for its
-    //     locks, is.
+    // NB: A synchronization of another store that began before this one was opened checks
+    //     it without its lock if the lock is taken then (by this test); it is over once a
+    //     synchronization of this store, which waits for its locks, is.
     _ = try io.write(Data(), keepingAside: nil)
   }
 

@@ -67,6 +67,94 @@ import Testing
     #expect(synchronized.wait(timeout: .now() + .seconds(30)) == .success)
   }
 
+  /// Foundation writes every store of the process that has changes: a synchronization that
+  /// cannot take the lock of another store file in use, which another process holds past
+  /// the wait, fails before Foundation writes anything, rather than write that store over
+  /// what the lock's holder writes.
+  @Test func aStoreFileLockedElsewhereFailsTheSynchronizationOfAnotherStore() throws {
+    let synchronizer = DefaultsSynchronizer(lockTimeout: .milliseconds(200))
+    let (file, store) = try storeWithFile(nil)
+    let (locked, _) = try storeWithFile(nil)
+    synchronizer.open(file)
+    synchronizer.open(locked)
+    defer {
+      synchronizer.close(file)
+      synchronizer.close(locked)
+    }
+    let held = try lockAsAnotherProcess(locked)
+    defer { close(held) }
+    #expect(throws: AppStorageError.self) { try synchronizer.synchronize(keys(of: store), file) }
+  }
+
+  #if os(Linux)
+    /// A store opened while a synchronization of another waits for its locks is not among
+    /// the files it locked: if it has changes Foundation is about to write, its file is
+    /// locked and read then, so that a default value it holds is still checked against it.
+    @Test func aDefaultOfAStoreOpenedDuringASynchronizationIsCheckedAgainstItsFile() throws {
+      let (file, store) = try storeWithFile(nil)
+      let (late, lateStore) = try storeWithFile(nil)
+      synchronizer.open(file)
+      defer { synchronizer.close(file) }
+      var heldFile: Int32? = try lockAsAnotherProcess(file)
+      defer { heldFile.map { _ = close($0) } }
+      let synchronized = DispatchSemaphore(value: 0)
+      let failure = Locked<(any Error)?>(nil)
+      DispatchQueue.global().async { [synchronizer, store = UserDefaultsBox(base: store)] in
+        do {
+          _ = try synchronizer.synchronize(keys(of: store.base), file)
+        } catch {
+          failure.withLock { $0 = error }
+        }
+        synchronized.signal()
+      }
+      try waitUntilAThreadOfThisProcessWaitsForTheLock(of: file)
+      let lateKeys = keys(of: lateStore)
+      synchronizer.open(late, keys: lateKeys)
+      defer { synchronizer.close(late, keys: lateKeys) }
+      _ = lateKeys.storeDefault(0, forKey: "count", by: ObjectIdentifier(lateKeys))
+      let heldLate = try lockAsAnotherProcess(late)
+      try PropertyListSerialization.data(fromPropertyList: ["count": 5], format: .xml, options: 0)
+        .write(to: late.url)
+      close(heldLate)
+      heldFile.map { _ = close($0) }
+      heldFile = nil
+      #expect(synchronized.wait(timeout: .now() + .seconds(30)) == .success)
+      #expect(failure.withLock { $0 } == nil)
+      #expect(storedProperties(atPath: late.path)?["count"] as? Int == 5)
+      #expect(lateStore.integer(forKey: "count") == 5)
+    }
+
+    /// Waits until a thread of this process waits for the `flock` of `file`'s lock file, as
+    /// `/proc/locks` tells.
+    private func waitUntilAThreadOfThisProcessWaitsForTheLock(of file: DefaultsFile) throws {
+      let lockFile = try DiskFileSystem.lockURL(of: file.url)
+      let inode = try #require(
+        FileManager.default.attributesOfItem(atPath: lockFile.path)[.systemFileNumber] as? UInt64
+      )
+      let waiter = "-> FLOCK  ADVISORY  WRITE \(getpid()) "
+      let deadline = ContinuousClock.now + .seconds(30)
+      while ContinuousClock.now < deadline {
+        let locks = try String(contentsOfFile: "/proc/locks", encoding: .utf8)
+        if locks.split(separator: "\n").contains(where: {
+          $0.contains(waiter) && $0.hasSuffix(":\(inode) 0 EOF")
+        }) {
+          return
+        }
+        Thread.sleep(forTimeInterval: 0.001)
+      }
+      Issue.record("No thread waited for the lock of \(file.path)")
+    }
+  #endif
+
+  /// Takes the lock of `file` as another process would, through a descriptor of its own;
+  /// closing the descriptor releases it.
+  private func lockAsAnotherProcess(_ file: DefaultsFile) throws -> Int32 {
+    let descriptor = open(try DiskFileSystem.lockURL(of: file.url).path, O_RDONLY | O_CREAT, 0o644)
+    try #require(descriptor >= 0)
+    try #require(flock(descriptor, LOCK_EX) == 0)
+    return descriptor
+  }
+
   /// The keys of `store`, as its record has them.
   private func keys(of store: UserDefaults) -> DefaultsKeys {
     DefaultsKeys(store: UserDefaultsBox(base: store), fileError: nil)

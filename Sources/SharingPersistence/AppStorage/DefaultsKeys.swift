@@ -150,6 +150,11 @@ final class DefaultsKeys: Sendable {
 
   // MARK: Synchronizing
 
+  /// Whether the store holds changes that a synchronization would write.
+  var hasChanges: Bool {
+    state.withLock { !$0.changed.isEmpty }
+  }
+
   /// The keys changed in the store since it was last synchronized, which a synchronization
   /// with a file holding `contents` writes next, and whether each is a removal.
   ///

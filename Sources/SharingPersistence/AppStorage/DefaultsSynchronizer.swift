@@ -31,6 +31,16 @@ final class DefaultsSynchronizer: Sendable {
 
   /// Held while Foundation writes the stores, so that every store in use is prepared.
   private let files = Locked<[String: File]>([:])
+  /// Held through each synchronization: Foundation writes every store of the process at
+  /// once, so they are made one at a time, and the locks of store files are only ever
+  /// waited for while another process holds them.
+  private let synchronizing = Locked(())
+  /// The longest a synchronization waits for the lock of a store file.
+  private let lockTimeout: Duration
+
+  init(lockTimeout: Duration = FileStorage.defaultLockTimeout) {
+    self.lockTimeout = lockTimeout
+  }
 
   /// Locks `file` around every synchronization, and prepares the changes of `keys` to it,
   /// until ``close(_:keys:)``.
@@ -63,6 +73,13 @@ final class DefaultsSynchronizer: Sendable {
     _ keys: DefaultsKeys,
     _ file: DefaultsFile
   ) throws -> (contents: Data?, written: [String: Bool], duration: Duration) {
+    try synchronizing.withLock { _ in try synchronizeAlone(keys, file) }
+  }
+
+  private func synchronizeAlone(
+    _ keys: DefaultsKeys,
+    _ file: DefaultsFile
+  ) throws -> (contents: Data?, written: [String: Bool], duration: Duration) {
     let paths = files.withLock { Set($0.keys).union([file.path]).sorted() }
     var locks: [FileLock] = []
     defer { for lock in locks { lock.unlock() } }
@@ -70,13 +87,21 @@ final class DefaultsSynchronizer: Sendable {
     // waits for it.
     for path in paths {
       do {
-        locks.append(try DiskFileSystem().lock(URL(fileURLWithPath: path), exclusive: true))
+        locks.append(
+          try DiskFileSystem(lockTimeout: lockTimeout).lock(
+            URL(fileURLWithPath: path),
+            exclusive: true
+          )
+        )
       } catch {
-        // A lock file that cannot be made is in a folder Foundation cannot write either.
-        guard path == file.path else { continue }
+        // A lock file that cannot be made is in a folder Foundation cannot write either. A
+        // lock another process held past the wait fails the synchronization: Foundation
+        // would write that store over what its holder writes.
+        guard path == file.path || (error as? FileLockError)?.cause is FileLockTimeoutError
+        else { continue }
         throw AppStorageError.notSaved(
-          path: path,
-          reason: file.reasonItCannotBeWritten() ?? "\(error)"
+          path: file.path,
+          reason: path == file.path ? file.reasonItCannotBeWritten() ?? "\(error)" : "\(error)"
         )
       }
     }
@@ -88,10 +113,20 @@ final class DefaultsSynchronizer: Sendable {
       contentsOfPath[path] = .some(bytes)
     }
     let before = contentsOfPath[file.path] ?? nil
-    // NB: A store opened since the files were locked is written without its lock, and its
-    //     defaults unchecked (it holds no change yet, unless one is made at once): starting
-    //     again would take every lock again, and with stores opened often, never end.
     let (written, synchronized, duration) = files.withLock { files in
+      for (path, opened) in files
+      where contentsOfPath[path] == nil
+        && opened.keys.values.contains(where: \.hasChanges)
+      {
+        // NB: Opened since the files were locked, with changes Foundation is about to write:
+        //     its default values are checked against its file, locked if the lock is free.
+        //     One held elsewhere is not waited for, as its turn in the order has passed.
+        let other = URL(fileURLWithPath: path)
+        if let lock = try? DiskFileSystem(lockTimeout: .zero).lock(other, exclusive: true) {
+          locks.append(lock)
+        }
+        contentsOfPath[path] = .some(try? DefaultsFile(path: path).contents())
+      }
       for (path, file) in files {
         for other in file.keys.values where other !== keys {
           _ = other.changesToWrite(over: contentsOfPath[path] ?? nil)
