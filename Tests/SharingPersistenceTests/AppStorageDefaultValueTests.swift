@@ -23,8 +23,8 @@ import Testing
     //     any is synchronized, which other tests do meanwhile.
     DefaultsSynchronizer.shared.open(file, keys: io.keys)
     // NB: A synchronization of another store that began before this one was opened checks
-    //     it without its lock if the lock is taken then (by this test); it is over once a
-    //     synchronization of this store, which waits for its locks, is.
+    //     it without its lock if this test holds the lock then; it is over once one of this
+    //     store is, as they are made one at a time.
     _ = try io.write(Data(), keepingAside: nil)
   }
 
