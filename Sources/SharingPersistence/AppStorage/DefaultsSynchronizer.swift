@@ -34,7 +34,7 @@ final class DefaultsSynchronizer: Sendable {
   /// Held through each synchronization: Foundation writes every store of the process at
   /// once, so they are made one at a time, and the locks of store files are only ever
   /// waited for while another process holds them.
-  private let synchronizing = Locked(())
+  private let synchronizing = Lock()
   /// The longest a synchronization waits for the lock of a store file.
   private let lockTimeout: Duration
 
@@ -73,7 +73,7 @@ final class DefaultsSynchronizer: Sendable {
     _ keys: DefaultsKeys,
     _ file: DefaultsFile
   ) throws -> (contents: Data?, written: [String: Bool], duration: Duration) {
-    try synchronizing.withLock { _ in try synchronizeAlone(keys, file) }
+    try synchronizing.withLock { try synchronizeAlone(keys, file) }
   }
 
   private func synchronizeAlone(
