@@ -83,7 +83,10 @@ import Testing
     }
     let held = try lockAsAnotherProcess(locked)
     defer { close(held) }
-    #expect(throws: AppStorageError.self) { try synchronizer.synchronize(keys(of: store), file) }
+    let error = #expect(throws: AppStorageError.self) {
+      try synchronizer.synchronize(keys(of: store), file)
+    }
+    #expect("\(String(describing: error))".contains("\(locked.path) stayed locked past the wait"))
   }
 
   #if os(Linux)
@@ -133,16 +136,15 @@ import Testing
       )
       let waiter = "-> FLOCK  ADVISORY  WRITE \(getpid()) "
       let deadline = ContinuousClock.now + .seconds(30)
-      while ContinuousClock.now < deadline {
+      var isWaiting = false
+      while !isWaiting, ContinuousClock.now < deadline {
         let locks = try String(contentsOfFile: "/proc/locks", encoding: .utf8)
-        if locks.split(separator: "\n").contains(where: {
+        isWaiting = locks.split(separator: "\n").contains {
           $0.contains(waiter) && $0.hasSuffix(":\(inode) 0 EOF")
-        }) {
-          return
         }
-        Thread.sleep(forTimeInterval: 0.001)
+        if !isWaiting { Thread.sleep(forTimeInterval: 0.001) }
       }
-      Issue.record("No thread waited for the lock of \(file.path)")
+      try #require(isWaiting, "No thread of this process waited for the lock of \(file.path)")
     }
   #endif
 

@@ -150,7 +150,8 @@ final class DefaultsKeys: Sendable {
 
   // MARK: Synchronizing
 
-  /// Whether the store holds changes that a synchronization would write.
+  /// Whether the store holds changes made through these keys since it was last
+  /// synchronized.
   var hasChanges: Bool {
     state.withLock { !$0.changed.isEmpty }
   }

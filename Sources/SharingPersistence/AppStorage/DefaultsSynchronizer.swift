@@ -31,10 +31,11 @@ final class DefaultsSynchronizer: Sendable {
 
   /// Held while Foundation writes the stores, so that every store in use is prepared.
   private let files = Locked<[String: File]>([:])
-  /// Held through each synchronization: Foundation writes every store of the process at
-  /// once, so they are made one at a time, and the locks of store files are only ever
-  /// waited for while another process holds them.
-  private let synchronizing = Lock()
+  /// Held through each synchronization, by every synchronizer: Foundation writes every store
+  /// of the process at once, so synchronizations are made one at a time, rather than each
+  /// wait for the locks that another holds. Each waits at most the lock timeout for each
+  /// lock, so each ends.
+  private static let synchronizing = Lock()
   /// The longest a synchronization waits for the lock of a store file.
   private let lockTimeout: Duration
 
@@ -67,13 +68,14 @@ final class DefaultsSynchronizer: Sendable {
   /// writes every store of the process: the changes of every store in use are prepared
   /// against what its file holds right before (see ``DefaultsKeys/changesToWrite(over:)``).
   ///
-  /// - Throws: An ``AppStorageError`` if the file could not be locked or written, or if
-  ///   unreadable bytes of a store could not be kept aside (nothing is written then).
+  /// - Throws: An ``AppStorageError`` if the file could not be locked or written, if the
+  ///   lock of another store file in use was held past the wait, or if unreadable bytes of a
+  ///   store could not be kept aside (nothing is written in the last two cases).
   func synchronize(
     _ keys: DefaultsKeys,
     _ file: DefaultsFile
   ) throws -> (contents: Data?, written: [String: Bool], duration: Duration) {
-    try synchronizing.withLock { try synchronizeAlone(keys, file) }
+    try Self.synchronizing.withLock { try synchronizeAlone(keys, file) }
   }
 
   private func synchronizeAlone(
@@ -94,14 +96,22 @@ final class DefaultsSynchronizer: Sendable {
           )
         )
       } catch {
+        if path == file.path {
+          throw AppStorageError.notSaved(
+            path: path,
+            reason: file.reasonItCannotBeWritten() ?? "\(error)"
+          )
+        }
         // A lock file that cannot be made is in a folder Foundation cannot write either. A
-        // lock another process held past the wait fails the synchronization: Foundation
-        // would write that store over what its holder writes.
-        guard path == file.path || (error as? FileLockError)?.cause is FileLockTimeoutError
-        else { continue }
+        // lock held past the wait fails the synchronization: Foundation would write that
+        // store over what its holder writes.
+        guard (error as? FileLockError)?.cause is FileLockTimeoutError else { continue }
         throw AppStorageError.notSaved(
           path: file.path,
-          reason: path == file.path ? file.reasonItCannotBeWritten() ?? "\(error)" : "\(error)"
+          reason: """
+            Foundation writes every store of the process at once, and the store file at \
+            \(path) stayed locked past the wait (\(error))
+            """
         )
       }
     }
@@ -120,12 +130,13 @@ final class DefaultsSynchronizer: Sendable {
       {
         // NB: Opened since the files were locked, with changes Foundation is about to write:
         //     its default values are checked against its file, locked if the lock is free.
-        //     One held elsewhere is not waited for, as its turn in the order has passed.
+        //     One held elsewhere is not waited for, as its turn in the order has passed: the
+        //     store is then written without it (see the CHANGELOG's known problems).
         let other = URL(fileURLWithPath: path)
         if let lock = try? DiskFileSystem(lockTimeout: .zero).lock(other, exclusive: true) {
           locks.append(lock)
         }
-        contentsOfPath[path] = .some(try? DefaultsFile(path: path).contents())
+        contentsOfPath[path] = .some(try? DiskFileSystem().contents(of: other))
       }
       for (path, file) in files {
         for other in file.keys.values where other !== keys {
