@@ -25,10 +25,15 @@ import Testing
       $late.withLock { $0 = 2 }
       await eventually("both writes fail") { $first.saveError != nil && $late.saveError != nil }
       _ = try table.cluster.psql("ALTER TABLE \(table.name) DROP CONSTRAINT refuses_writes")
-      try await eventually("both are written again") {
+      let state = {
+        "r-first \(first), \(status($first)); r-late \(late), \(status($late)); stored "
+          + "\(String(describing: try? table.storedJSON("r-first"))), "
+          + "\(String(describing: try? table.storedJSON("r-late")))"
+      }
+      try await eventually("both are written again", state) {
         try table.storedJSON("r-first") == "2" && table.storedJSON("r-late") == "2"
       }
-      await eventually("both save errors clear") {
+      await eventually("both save errors clear", state) {
         $first.saveError == nil && $late.saveError == nil
       }
     }
