@@ -57,14 +57,10 @@ import Testing
       synchronizer.close(other)
     }
     let held = try DiskFileSystem().lock(other.url, exclusive: true)
-    let synchronized = DispatchSemaphore(value: 0)
-    DispatchQueue.global().async { [synchronizer, store = UserDefaultsBox(base: store)] in
-      _ = try? synchronizer.synchronize(keys(of: store.base), file)
-      synchronized.signal()
-    }
-    #expect(synchronized.wait(timeout: .now() + .milliseconds(300)) == .timedOut)
+    let synchronization = BackgroundSynchronization(synchronizer, keys(of: store), file)
+    #expect(synchronization.outcome(within: .milliseconds(300)) == nil)
     held.unlock()
-    #expect(synchronized.wait(timeout: .now() + .seconds(30)) == .success)
+    #expect(synchronization.outcome(within: .seconds(30)) != nil)
   }
 
   /// Foundation writes every store of the process that has changes: a synchronization that
@@ -100,16 +96,7 @@ import Testing
       defer { synchronizer.close(file) }
       var heldFile: Int32? = try lockAsAnotherProcess(file)
       defer { heldFile.map { _ = close($0) } }
-      let synchronized = DispatchSemaphore(value: 0)
-      let failure = Locked<(any Error)?>(nil)
-      DispatchQueue.global().async { [synchronizer, store = UserDefaultsBox(base: store)] in
-        do {
-          _ = try synchronizer.synchronize(keys(of: store.base), file)
-        } catch {
-          failure.withLock { $0 = error }
-        }
-        synchronized.signal()
-      }
+      let synchronization = BackgroundSynchronization(synchronizer, keys(of: store), file)
       try waitUntilAThreadOfThisProcessWaitsForTheLock(of: file)
       let lateKeys = keys(of: lateStore)
       synchronizer.open(late, keys: lateKeys)
@@ -121,8 +108,8 @@ import Testing
       close(heldLate)
       heldFile.map { _ = close($0) }
       heldFile = nil
-      #expect(synchronized.wait(timeout: .now() + .seconds(30)) == .success)
-      #expect(failure.withLock { $0 } == nil)
+      let outcome = try #require(synchronization.outcome(within: .seconds(30)))
+      #expect(throws: Never.self) { try outcome.get() }
       #expect(storedProperties(atPath: late.path)?["count"] as? Int == 5)
       #expect(lateStore.integer(forKey: "count") == 5)
     }
@@ -181,5 +168,26 @@ import Testing
   private func keptFiles(of file: DefaultsFile) throws -> [String] {
     try FileManager.default.contentsOfDirectory(atPath: file.url.deletingLastPathComponent().path)
       .filter { $0.hasPrefix(file.url.lastPathComponent + ".corrupt-") }
+  }
+}
+
+/// A synchronization made on a thread of its own.
+private final class BackgroundSynchronization: Sendable {
+  private let ended = DispatchSemaphore(value: 0)
+  private let result = Locked<Result<Void, any Error>?>(nil)
+
+  init(_ synchronizer: DefaultsSynchronizer, _ keys: DefaultsKeys, _ file: DefaultsFile) {
+    DispatchQueue.global().async { [self] in
+      let outcome = Result { _ = try synchronizer.synchronize(keys, file) }
+      result.withLock { $0 = outcome }
+      ended.signal()
+    }
+  }
+
+  /// How it ended, if it ends within `timeout`.
+  func outcome(within timeout: DispatchTimeInterval) -> Result<Void, any Error>? {
+    if let result = result.withLock({ $0 }) { return result }
+    _ = ended.wait(timeout: .now() + timeout)
+    return result.withLock { $0 }
   }
 }
