@@ -308,6 +308,24 @@ extension RecordStateMachineTests {
     #expect(record.machine.pending != nil)
   }
 
+  @Test mutating func aDeletionFoundByAReadBegunBeforeAChangeWasSavedWinsOnceNoticed() throws {
+    try record.watch(finding: nil)
+    _ = record.land(try taken(record.save("blob jr", .immediate)))
+    let read = try reading(record.machine.changeNoticed(stamp: nil))
+    _ = record.save("blob sr", at: .milliseconds(100))
+    #expect(names(record.read(read, finding: nil)) == [])
+    #expect(record.machine.pending != nil)
+    // The deletion's own notice, after the change was saved: the file, created empty again.
+    let noticed = try reading(record.machine.changeNoticed(stamp: nil))
+    let createdEmpty = StoredSnapshot(stamp: Data(), contents: nil)
+    #expect(
+      names(record.run(record.machine.readEnded(noticed, .success(createdEmpty)))) == [
+        "resume 0", "unregisterPending", "deliver nothing",
+      ]
+    )
+    #expect(record.machine.pending == nil)
+  }
+
   @Test mutating func aFirstReadFindingNothingKeepsAChangeMadeBeforeIt() throws {
     record = MachineUnderTest(writesQuietChangesAtOnce: false, loaded: nil)
     let guarded = record.machine.subscribed()

@@ -118,8 +118,10 @@ extension RecordStateMachine {
       ticket.changesSaved != changesSaved || (known == nil && snapshot.contents == nil)
     {
       // The pending change is newer than what the read found, which is known: it was saved
-      // while it read, or the store holds nothing and nothing of it was known before.
-      know(snapshot)
+      // while it read, or the store holds nothing and nothing of it was known before. A
+      // deletion is not known, though: its own notice may come after the change was saved,
+      // and then the deletion is newer and wins, as any change noticed after a save does.
+      if snapshot.contents != nil || knownHoldsNoValue || known == nil { know(snapshot) }
       isUnreadable = false
       return readAgainIfAsked() + releaseIfUnused()
     }
