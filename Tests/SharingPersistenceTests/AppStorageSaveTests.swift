@@ -60,6 +60,7 @@ import Testing
     try await $small.save()
     let thread = currentThreadID()
     store.synchronizations.withLock { $0 = [] }
+    let start = ContinuousClock.now
     for next in 1...20 {
       $small.withLock { $0 = next }
       #expect(store.integer(forKey: "small") == next)
@@ -67,7 +68,10 @@ import Testing
     let onThisThread = store.synchronizations.withLock { $0.filter { $0 == thread }.count }
     #expect(onThisThread == 0)
     await flushPendingWrites()
-    #expect(store.synchronizations.withLock(\.count) < 10)
+    // At most one write per throttle interval (50 ms at least), and the flush's: on a busy
+    // machine the changes may span several intervals.
+    let intervals = Int((ContinuousClock.now - start) / .milliseconds(50))
+    #expect(store.synchronizations.withLock(\.count) <= intervals + 2)
     let stored = storedProperties(atPath: suite + ".plist")
     #expect(stored?["small"] as? Int == 20)
     #expect((stored?["large"] as? Data)?.count == 1_000_000)
