@@ -93,7 +93,9 @@ extension Record where IO == DefaultsIO {
     case .failure(let error):
       changed = keys.fileFailed(error)
     case .success(let snapshot):
-      if let file = io.file, let error = unreadable(file, snapshot.contents) {
+      if let file = io.file,
+        let error = DefaultsSynchronizer.shared.unreadable(file, .success(snapshot.contents))
+      {
         changed = keys.fileFailed(error)
       } else {
         if !keys.isSynchronized(to: snapshot.contents) {
@@ -103,15 +105,5 @@ extension Record where IO == DefaultsIO {
       }
     }
     for onChange in changed { onChange() }
-  }
-
-  /// Why `file`, holding `contents`, cannot be read, if it cannot: its unreadable bytes are
-  /// kept aside.
-  private func unreadable(_ file: DefaultsFile, _ contents: Data?) -> (any Error)? {
-    do {
-      return try DefaultsSynchronizer.shared.keepAsideIfUnparseable(file, contents)
-    } catch {
-      return error
-    }
   }
 }

@@ -157,6 +157,17 @@ final class DefaultsSynchronizer: Sendable {
     return (after, written, duration)
   }
 
+  /// Why `file` cannot be read, if it cannot, given what reading it found: the error of the
+  /// read, or the unreadable bytes, which are kept aside (see
+  /// ``keepAsideIfUnparseable(_:_:)``), or why they could not be.
+  func unreadable(_ file: DefaultsFile, _ read: Result<Data?, any Error>) -> (any Error)? {
+    do {
+      return try keepAsideIfUnparseable(file, read.get())
+    } catch {
+      return error
+    }
+  }
+
   /// Copies what `file` holds aside if it is not a property list Foundation can read, once
   /// for each version; returns why the file cannot be read, if it cannot.
   ///
