@@ -157,12 +157,14 @@ final class DefaultsSynchronizer: Sendable {
     return (after, written, duration)
   }
 
-  /// Why `file` cannot be read, if it cannot, given what reading it found: the error of the
-  /// read, or the unreadable bytes, which are kept aside (see
+  /// Why a store cannot be read, if it cannot, given what reading its file found: the error
+  /// of the read, or for a store `file`, unreadable bytes, which are kept aside (see
   /// ``keepAsideIfUnparseable(_:_:)``), or why they could not be.
-  func unreadable(_ file: DefaultsFile, _ read: Result<Data?, any Error>) -> (any Error)? {
+  func unreadable(_ file: DefaultsFile?, _ read: Result<Data?, any Error>) -> (any Error)? {
     do {
-      return try keepAsideIfUnparseable(file, read.get())
+      let bytes = try read.get()
+      guard let file else { return nil }
+      return try keepAsideIfUnparseable(file, bytes)
     } catch {
       return error
     }
