@@ -28,7 +28,7 @@ extension SharedReaderKey {
     _ key: String,
     store: UserDefaults? = nil
   ) -> Self where Self == AppStorageKey<Value> {
-    AppStorageKey(key, store: store, lookup: CodableLookup<Value>())
+    AppStorageKey(key, store: store, lookup: .json(key: key))
   }
 
   /// A key that persists an optional `Codable` value in user defaults, as JSON data; `nil`
@@ -44,6 +44,6 @@ extension SharedReaderKey {
     _ key: String,
     store: UserDefaults? = nil
   ) -> Self where Self == AppStorageKey<Value?> {
-    AppStorageKey(key, store: store, lookup: OptionalLookup(base: CodableLookup<Value>()))
+    AppStorageKey(key, store: store, lookup: .optional(.json(key: key)))
   }
 }

@@ -19,7 +19,7 @@ extension SharedReaderKey {
     _ key: String,
     store: UserDefaults? = nil
   ) -> Self where Self == AppStorageKey<Bool> {
-    AppStorageKey(key, store: store, lookup: CastLookup<Bool>())
+    AppStorageKey(key, store: store, lookup: .native)
   }
 
   /// A key that persists an integer in user defaults.
@@ -37,7 +37,7 @@ extension SharedReaderKey {
     _ key: String,
     store: UserDefaults? = nil
   ) -> Self where Self == AppStorageKey<Int> {
-    AppStorageKey(key, store: store, lookup: CastLookup<Int>())
+    AppStorageKey(key, store: store, lookup: .native)
   }
 
   /// A key that persists a floating-point number in user defaults.
@@ -55,7 +55,7 @@ extension SharedReaderKey {
     _ key: String,
     store: UserDefaults? = nil
   ) -> Self where Self == AppStorageKey<Double> {
-    AppStorageKey(key, store: store, lookup: CastLookup<Double>())
+    AppStorageKey(key, store: store, lookup: .native)
   }
 
   /// A key that persists a string in user defaults.
@@ -73,7 +73,7 @@ extension SharedReaderKey {
     _ key: String,
     store: UserDefaults? = nil
   ) -> Self where Self == AppStorageKey<String> {
-    AppStorageKey(key, store: store, lookup: CastLookup<String>())
+    AppStorageKey(key, store: store, lookup: .native)
   }
 
   /// A key that persists data in user defaults.
@@ -91,7 +91,7 @@ extension SharedReaderKey {
     _ key: String,
     store: UserDefaults? = nil
   ) -> Self where Self == AppStorageKey<Data> {
-    AppStorageKey(key, store: store, lookup: CastLookup<Data>())
+    AppStorageKey(key, store: store, lookup: .native)
   }
 
   /// A key that persists a date in user defaults.
@@ -109,7 +109,7 @@ extension SharedReaderKey {
     _ key: String,
     store: UserDefaults? = nil
   ) -> Self where Self == AppStorageKey<Date> {
-    AppStorageKey(key, store: store, lookup: CastLookup<Date>())
+    AppStorageKey(key, store: store, lookup: .native)
   }
 
   /// A key that persists an optional Boolean in user defaults; `nil` removes it.
@@ -127,7 +127,7 @@ extension SharedReaderKey {
     _ key: String,
     store: UserDefaults? = nil
   ) -> Self where Self == AppStorageKey<Bool?> {
-    AppStorageKey(key, store: store, lookup: OptionalLookup(base: CastLookup<Bool>()))
+    AppStorageKey(key, store: store, lookup: .optional(.native))
   }
 
   /// A key that persists an optional integer in user defaults; `nil` removes it.
@@ -145,7 +145,7 @@ extension SharedReaderKey {
     _ key: String,
     store: UserDefaults? = nil
   ) -> Self where Self == AppStorageKey<Int?> {
-    AppStorageKey(key, store: store, lookup: OptionalLookup(base: CastLookup<Int>()))
+    AppStorageKey(key, store: store, lookup: .optional(.native))
   }
 
   /// A key that persists an optional floating-point number in user defaults; `nil` removes it.
@@ -163,7 +163,7 @@ extension SharedReaderKey {
     _ key: String,
     store: UserDefaults? = nil
   ) -> Self where Self == AppStorageKey<Double?> {
-    AppStorageKey(key, store: store, lookup: OptionalLookup(base: CastLookup<Double>()))
+    AppStorageKey(key, store: store, lookup: .optional(.native))
   }
 
   /// A key that persists an optional string in user defaults; `nil` removes it.
@@ -181,7 +181,7 @@ extension SharedReaderKey {
     _ key: String,
     store: UserDefaults? = nil
   ) -> Self where Self == AppStorageKey<String?> {
-    AppStorageKey(key, store: store, lookup: OptionalLookup(base: CastLookup<String>()))
+    AppStorageKey(key, store: store, lookup: .optional(.native))
   }
 
   /// A key that persists optional data in user defaults; `nil` removes it.
@@ -199,7 +199,7 @@ extension SharedReaderKey {
     _ key: String,
     store: UserDefaults? = nil
   ) -> Self where Self == AppStorageKey<Data?> {
-    AppStorageKey(key, store: store, lookup: OptionalLookup(base: CastLookup<Data>()))
+    AppStorageKey(key, store: store, lookup: .optional(.native))
   }
 
   /// A key that persists an optional date in user defaults; `nil` removes it.
@@ -217,6 +217,6 @@ extension SharedReaderKey {
     _ key: String,
     store: UserDefaults? = nil
   ) -> Self where Self == AppStorageKey<Date?> {
-    AppStorageKey(key, store: store, lookup: OptionalLookup(base: CastLookup<Date>()))
+    AppStorageKey(key, store: store, lookup: .optional(.native))
   }
 }

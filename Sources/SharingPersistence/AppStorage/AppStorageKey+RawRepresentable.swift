@@ -21,7 +21,7 @@ extension SharedReaderKey {
     _ key: String,
     store: UserDefaults? = nil
   ) -> Self where Self == AppStorageKey<Value> {
-    AppStorageKey(key, store: store, lookup: RawRepresentableLookup(base: CastLookup<Int>()))
+    AppStorageKey(key, store: store, lookup: .rawValue())
   }
 
   /// A key that persists a value in user defaults by its string raw value.
@@ -40,7 +40,7 @@ extension SharedReaderKey {
     _ key: String,
     store: UserDefaults? = nil
   ) -> Self where Self == AppStorageKey<Value> {
-    AppStorageKey(key, store: store, lookup: RawRepresentableLookup(base: CastLookup<String>()))
+    AppStorageKey(key, store: store, lookup: .rawValue())
   }
 
   /// A key that persists an optional value in user defaults by its integer raw value; `nil`
@@ -55,11 +55,7 @@ extension SharedReaderKey {
     _ key: String,
     store: UserDefaults? = nil
   ) -> Self where Self == AppStorageKey<Value?> {
-    AppStorageKey(
-      key,
-      store: store,
-      lookup: OptionalLookup(base: RawRepresentableLookup(base: CastLookup<Int>()))
-    )
+    AppStorageKey(key, store: store, lookup: .optional(.rawValue()))
   }
 
   /// A key that persists an optional value in user defaults by its string raw value; `nil`
@@ -74,10 +70,6 @@ extension SharedReaderKey {
     _ key: String,
     store: UserDefaults? = nil
   ) -> Self where Self == AppStorageKey<Value?> {
-    AppStorageKey(
-      key,
-      store: store,
-      lookup: OptionalLookup(base: RawRepresentableLookup(base: CastLookup<String>()))
-    )
+    AppStorageKey(key, store: store, lookup: .optional(.rawValue()))
   }
 }

@@ -20,7 +20,7 @@ extension SharedReaderKey {
     _ key: String,
     store: UserDefaults? = nil
   ) -> Self where Self == AppStorageKey<[String]> {
-    AppStorageKey(key, store: store, lookup: CastLookup<[String]>())
+    AppStorageKey(key, store: store, lookup: .native)
   }
 
   /// A key that persists an optional array of strings in user defaults; `nil` removes it.
@@ -38,6 +38,6 @@ extension SharedReaderKey {
     _ key: String,
     store: UserDefaults? = nil
   ) -> Self where Self == AppStorageKey<[String]?> {
-    AppStorageKey(key, store: store, lookup: OptionalLookup(base: CastLookup<[String]>()))
+    AppStorageKey(key, store: store, lookup: .optional(.native))
   }
 }

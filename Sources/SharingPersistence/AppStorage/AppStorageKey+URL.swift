@@ -23,7 +23,7 @@ extension SharedReaderKey {
     _ key: String,
     store: UserDefaults? = nil
   ) -> Self where Self == AppStorageKey<URL> {
-    AppStorageKey(key, store: store, lookup: FoundationURLLookup())
+    AppStorageKey(key, store: store, lookup: .url)
   }
 
   /// A key that persists an optional URL in user defaults; `nil` removes it.
@@ -41,14 +41,18 @@ extension SharedReaderKey {
     _ key: String,
     store: UserDefaults? = nil
   ) -> Self where Self == AppStorageKey<URL?> {
-    AppStorageKey(key, store: store, lookup: OptionalLookup(base: FoundationURLLookup()))
+    AppStorageKey(key, store: store, lookup: .optional(.url))
   }
 }
 
-/// URLs, stored as Foundation stores them: a file URL as its path (with a trailing slash for
-/// a directory), any other URL as an archived `NSURL`.
-struct FoundationURLLookup: AppStorageLookup {
-  func decode(_ object: Any) -> URL? {
+extension AppStorageLookup<URL> {
+  /// URLs, stored as Foundation stores them: a file URL as its path (with a trailing slash
+  /// for a directory), any other URL as an archived `NSURL`.
+  static var url: Self {
+    Self(read: { decode($0).map { ($0, false) } }, encode: encode)
+  }
+
+  private static func decode(_ object: Any) -> URL? {
     switch object {
     case let url as URL:
       return url
@@ -67,7 +71,7 @@ struct FoundationURLLookup: AppStorageLookup {
     }
   }
 
-  func encode(_ value: URL) throws -> Any? {
+  private static func encode(_ value: URL) throws -> Any? {
     if value.isFileURL {
       let path = value.absoluteURL.path
       let stored = value.hasDirectoryPath && !path.hasSuffix("/") ? path + "/" : path

@@ -41,7 +41,7 @@ extension SharedReaderKey {
     AppStorageKey(
       key,
       store: store,
-      lookup: VersionedCodableLookup(key: key, version: version, migrations: migrations)
+      lookup: .json(key: key, version: version, migrations: migrations)
     )
   }
 }

@@ -40,14 +40,14 @@ import SharingDependencies
 public struct AppStorageKey<Value: Sendable>: SharedKey {
   let key: String
   let store: UserDefaultsBox
-  let lookup: any AppStorageLookup<Value>
+  let lookup: AppStorageLookup<Value>
   /// The key's hold on its store's record; it also identifies the key's writes, so that its
   /// own subscription does not hear them back.
   private let holder: DefaultsHolder
   private var record: DefaultsRecord { holder.record }
   private var writer: ObjectIdentifier { ObjectIdentifier(holder) }
 
-  init(_ key: String, store: UserDefaults?, lookup: some AppStorageLookup<Value>) {
+  init(_ key: String, store: UserDefaults?, lookup: AppStorageLookup<Value>) {
     @Dependency(\.defaultAppStorage) var defaultStore
     self.key = key
     self.store = UserDefaultsBox(base: store ?? defaultStore)
@@ -124,48 +124,31 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
       object = record.storeDefault(encoded, forKey: key, by: writer)
     }
     guard let object else { return .success(nil) }
+    let found: (value: Value, isMigrated: Bool)
     do {
-      guard let (value, isMigrated) = try lookup.read(object) else {
-        record.keys.keepBeforeNextWrite(forKey: key)
-        return .failure(
-          AppStorageError.wrongType(
-            key: key,
-            stored: "\(type(of: object))",
-            expected: "\(Value.self)"
-          )
+      guard let read = try lookup.read(object) else {
+        throw AppStorageError.wrongType(
+          key: key,
+          stored: "\(type(of: object))",
+          expected: "\(Value.self)"
         )
       }
-      if isMigrated { self.writeBack(migrated: value, finished: writeBack) }
-      return .success(value)
+      found = read
     } catch {
       record.keys.keepBeforeNextWrite(forKey: key)
       return .failure(error)
     }
-  }
-
-  /// Stores a migrated value at once, so that the value is migrated once, not at every load;
-  /// tells `finished` how it went, which a loading value shows as its save error.
-  ///
-  /// A migrated value that cannot be encoded leaves the stored one alone, to be migrated
-  /// again at the next load.
-  private func writeBack(
-    migrated value: Value,
-    finished: @escaping @Sendable (Result<Void, any Error>) -> Void
-  ) {
-    let object: Any?
-    do {
-      object = try lookup.encode(value)
-    } catch {
-      // NB: A condition of the data, not a programmer error: 'saveError' says it.
-      return finished(.failure(error))
+    if found.isMigrated {
+      // Written back at once, so that the value is migrated once, not at every load. A
+      // migrated value that cannot be encoded leaves the stored one alone, to be migrated
+      // again at the next load.
+      save(
+        found.value,
+        context: .userInitiated,
+        continuation: SaveContinuation(self.description, callback: writeBack)
+      )
     }
-    record.store(
-      object,
-      forKey: key,
-      by: writer,
-      urgency: .immediate,
-      continuation: SaveContinuation(self.description, callback: finished)
-    )
+    return .success(found.value)
   }
 }
 

@@ -22,15 +22,8 @@ struct DefaultsFile: Hashable, Sendable {
   static func of(_ store: UserDefaults) -> DefaultsFile? {
     #if os(Linux)
       // NB: Foundation keeps a store's suite name private; reflection shows it.
-      var mirror: Mirror? = Mirror(reflecting: store)
-      var suite: String?
-      while let current = mirror {
-        if let child = current.children.first(where: { $0.label == "suite" }) {
-          suite = child.value as? String
-          break
-        }
-        mirror = current.superclassMirror
-      }
+      let mirrors = sequence(first: Mirror(reflecting: store), next: \.superclassMirror)
+      let suite = mirrors.lazy.compactMap { $0.descendant("suite") as? String }.first
       let name = suite ?? ProcessInfo.processInfo.processName
       if name.hasPrefix("/") { return DefaultsFile(path: name + ".plist") }
       return DefaultsFile(

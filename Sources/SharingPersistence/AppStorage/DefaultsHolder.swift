@@ -40,14 +40,7 @@ final class DefaultsHolder: Sendable {
     let keys = DefaultsKeys(store: store, fileError: nil)
     if let file {
       DefaultsSynchronizer.shared.open(file, keys: keys)
-      do {
-        if let error = try DefaultsSynchronizer.shared.keepAsideIfUnparseable(
-          file,
-          file.contents()
-        ) {
-          _ = keys.fileFailed(error)
-        }
-      } catch {
+      if let error = DefaultsSynchronizer.shared.unreadable(file, Result { try file.contents() }) {
         _ = keys.fileFailed(error)
       }
     }

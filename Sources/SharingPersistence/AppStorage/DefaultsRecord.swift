@@ -88,30 +88,10 @@ extension Record where IO == DefaultsIO {
   /// Every subscription is handed each change; the first asks for the write. A file the
   /// store was last synchronized with, whose changes were told then, is not read again.
   private func played(_ read: Result<StoredSnapshot<Data>, any Error>) {
-    let changed: [@Sendable () -> Void]
-    switch read {
-    case .failure(let error):
-      changed = keys.fileFailed(error)
-    case .success(let snapshot):
-      if let file = io.file, let error = unreadable(file, snapshot.contents) {
-        changed = keys.fileFailed(error)
-      } else {
-        if !keys.isSynchronized(to: snapshot.contents) {
-          save(urgency: .background, isRemoval: false, nil)
-        }
-        changed = []
-      }
-    }
-    for onChange in changed { onChange() }
-  }
-
-  /// Why `file`, holding `contents`, cannot be read, if it cannot: its unreadable bytes are
-  /// kept aside.
-  private func unreadable(_ file: DefaultsFile, _ contents: Data?) -> (any Error)? {
-    do {
-      return try DefaultsSynchronizer.shared.keepAsideIfUnparseable(file, contents)
-    } catch {
-      return error
+    if let error = DefaultsSynchronizer.shared.unreadable(io.file, read.map(\.contents)) {
+      for onChange in keys.fileFailed(error) { onChange() }
+    } else if case .success(let snapshot) = read, !keys.isSynchronized(to: snapshot.contents) {
+      save(urgency: .background, isRemoval: false, nil)
     }
   }
 }

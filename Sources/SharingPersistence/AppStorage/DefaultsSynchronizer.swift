@@ -157,6 +157,19 @@ final class DefaultsSynchronizer: Sendable {
     return (after, written, duration)
   }
 
+  /// Why a store cannot be read, if it cannot, given what reading its file found: the error
+  /// of the read, or for a store `file`, unreadable bytes, which are kept aside (see
+  /// ``keepAsideIfUnparseable(_:_:)``), or why they could not be.
+  func unreadable(_ file: DefaultsFile?, _ read: Result<Data?, any Error>) -> (any Error)? {
+    do {
+      let bytes = try read.get()
+      guard let file else { return nil }
+      return try keepAsideIfUnparseable(file, bytes)
+    } catch {
+      return error
+    }
+  }
+
   /// Copies what `file` holds aside if it is not a property list Foundation can read, once
   /// for each version; returns why the file cannot be read, if it cannot.
   ///

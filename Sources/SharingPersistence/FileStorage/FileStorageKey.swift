@@ -136,38 +136,38 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
       file.markDecodable()
       return .success(nil)
     }
+    let decoded: StoredFormat<Value>.Decoded
     do {
-      switch try format.decode(contents, location: url.lastPathComponent) {
-      case .current(let value):
-        file.markDecodable()
-        return .success(value)
-      case .migrated(let value):
-        file.markDecodable()
-        guard !isCoordinated else {
-          // Under the lock, and only over the bytes migrated: a change another process
-          // made meanwhile is newer.
-          writeBack(
-            Result {
-              try file.transaction { [encode] current in
-                current.contents == contents ? try encode(value) : nil
-              }
-            }
-          )
-          return .success(value)
-        }
-        // Written back at once, so that the value is migrated once, not at every load.
-        file.save(
-          { [encode] in try encode(value) },
-          urgency: .immediate,
-          continuation: SaveContinuation(self.description, callback: writeBack)
-        )
-        return .success(value)
-      }
+      decoded = try format.decode(contents, location: url.lastPathComponent)
     } catch {
       // A condition of the data, not a programmer error: 'loadError' says it, and the
       // bytes are kept aside before the file is next written.
       file.markUndecodable(contents)
       return .failure(error)
+    }
+    file.markDecodable()
+    switch decoded {
+    case .current(let value):
+      return .success(value)
+    case .migrated(let value) where isCoordinated:
+      // Under the lock, and only over the bytes migrated: a change another process made
+      // meanwhile is newer.
+      writeBack(
+        Result {
+          try file.transaction { [encode] current in
+            current.contents == contents ? try encode(value) : nil
+          }
+        }
+      )
+      return .success(value)
+    case .migrated(let value):
+      // Written back at once, so that the value is migrated once, not at every load.
+      save(
+        value,
+        context: .userInitiated,
+        continuation: SaveContinuation(self.description, callback: writeBack)
+      )
+      return .success(value)
     }
   }
 }
