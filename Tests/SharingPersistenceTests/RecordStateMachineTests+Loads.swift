@@ -33,6 +33,14 @@ extension RecordStateMachineTests {
     #expect(outcome == .readAgain)
   }
 
+  @Test mutating func aLoadThatReadBeforeTheStoreWasLostReadsAgain() throws {
+    try record.watch(finding: nil)
+    let load = record.machine.loadStarted()
+    record.loseStore()
+    let outcome = record.machine.loadEnded(load, .success(snapshot("1")), isLastAttempt: false)
+    #expect(outcome == .readAgain)
+  }
+
   @Test mutating func aLoadEndingDuringADeliveryWaitsForIt() throws {
     try record.watch(finding: nil)
     let read = try reading(record.machine.changeNoticed(stamp: nil))

@@ -192,6 +192,9 @@ extension RecordStateMachine {
     isReachable = false
     watchedContents = nil
     deliversKnown = true
+    // A load that read before is older than the loss: handed over after it, it would say the
+    // store was read.
+    knowledge &+= 1
     // A read under way may still succeed: the store is read again once it ended, and fails.
     guard subscribers > 0, reading == nil else {
       readsAgain = subscribers > 0

@@ -104,8 +104,8 @@ package struct RecordStateMachine<Stamp: Equatable & Sendable> {
   var isDeliveringLoad = false
   /// Whether a change was noticed while a read or a write was under way: read once it ends.
   var readsAgain = false
-  /// How many times what the program knows of the store changed: a load that began before
-  /// the last change may be older than it.
+  /// How many times what the program knows of the store changed, or the store was lost: a
+  /// load that began before the last change may be older than it.
   var knowledge: UInt64 = 0
   /// Whether the next read is delivered even if it holds what the program knows.
   var deliversKnown = false
