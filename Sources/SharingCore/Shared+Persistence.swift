@@ -54,14 +54,7 @@ extension Shared where Value: Sendable {
     message: "Assign a default value, or use a key with a default ('SharedKey.Default')."
   )
   public init(_ key: some SharedKey<Value>) {
-    self.init(
-      reference: RootReference.persisted(
-        by: key,
-        saver: key,
-        initialValue: { fatalError() },
-        site: nil
-      )
-    )
+    fatalError()
   }
 
   /// Creates a shared value persisted by a key that carries its default.

@@ -23,7 +23,6 @@ public struct Shared<Value> {
   @usableFromInline let box: SharedBox<Value>
 
   /// The reference this value and its copies use now.
-  @inlinable
   var reference: any SharedReference<Value> { box.reference }
 
   @usableFromInline

@@ -46,14 +46,7 @@ extension SharedReader where Value: Sendable {
     message: "Assign a default value, or use a key with a default ('SharedReaderKey.Default')."
   )
   public init(_ key: some SharedReaderKey<Value>) {
-    self.init(
-      reference: RootReference.persisted(
-        by: key,
-        saver: nil,
-        initialValue: { fatalError() },
-        site: nil
-      )
-    )
+    fatalError()
   }
 
   /// Creates a reader from a key that carries its default.

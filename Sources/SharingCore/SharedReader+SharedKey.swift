@@ -49,14 +49,7 @@ extension SharedReader where Value: Sendable {
     message: "Assign a default value, or use a key with a default ('SharedKey.Default')."
   )
   public init(_ key: some SharedKey<Value>) {
-    self.init(
-      reference: RootReference.persisted(
-        by: key,
-        saver: nil,
-        initialValue: { fatalError() },
-        site: nil
-      )
-    )
+    fatalError()
   }
 
   /// Creates a reader from a writable key whose store must have a value.

@@ -16,7 +16,6 @@ public struct SharedReader<Value> {
   @usableFromInline let box: SharedBox<Value>
 
   /// The reference this reader and its copies use now.
-  @inlinable
   var reference: any SharedReference<Value> { box.reference }
 
   @usableFromInline

@@ -53,7 +53,10 @@ extension KeyPersistence {
       return
     }
     let thread = currentThreadID()
-    guard !coordination.isRunning(on: thread) else { return nestedTransaction(body) }
+    guard !coordination.isRunning(on: thread) else {
+      reportNestedWithLock(on: keyDescription)
+      return runOnADroppedCopy(body)
+    }
     coordination.exclusively(on: thread) {
       var value = root.readUntracked()
       var (ranBody, bodyThrew) = (false, false)
@@ -80,19 +83,6 @@ extension KeyPersistence {
       )
       runOnADroppedCopy(body)
     }
-  }
-
-  /// A `withLock` from inside a transaction's body on this same value: a programming error,
-  /// reported, and applied to a copy that is dropped, as for any nested `withLock`.
-  @inline(never)
-  private func nestedTransaction(_ body: (inout Value) -> Bool) {
-    reportIssue(
-      """
-      'withLock' was called on \(keyDescription) from inside its own 'withLock'. The inner \
-      change is discarded: make it through the outer body's 'inout' value instead.
-      """
-    )
-    runOnADroppedCopy(body)
   }
 
   /// Runs `body` for its result, on a copy of the value that is dropped.

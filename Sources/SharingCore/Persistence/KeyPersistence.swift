@@ -111,20 +111,10 @@ final class KeyPersistence<Value: Sendable>: Persistence, @unchecked Sendable {
 
   /// Loads the value (unless it is already known) and subscribes to the store.
   func start(loading: Bool) {
-    // Continuations are described by the key, not by 'self': a continuation a key keeps must not
-    // keep the root's part, whose end cancels the subscription.
+    if loading { loadValue(context: .initialValue(initialValue)) }
+    // Described by the key, not by 'self': a subscriber the key keeps must not keep the root's
+    // part, whose end cancels the subscription.
     let key = self.key
-    if loading {
-      state.withLock { $0.isLoading = true }
-      key.load(
-        context: .initialValue(initialValue),
-        continuation: LoadContinuation(
-          String(describing: key),
-          writeBack: whileAlive { $0.finishSave($1) },
-          callback: whileAlive { $0.finishLoad($1, resetsToInitialValue: false) }
-        )
-      )
-    }
     let subscription = key.subscribe(
       context: .initialValue(initialValue),
       subscriber: SharedSubscriber(
@@ -136,6 +126,30 @@ final class KeyPersistence<Value: Sendable>: Persistence, @unchecked Sendable {
       )
     )
     state.withLock { $0.subscription = subscription }
+  }
+
+  /// Loads the value from the store; a load that finds nothing keeps the current value.
+  ///
+  /// - Parameter completion: Called with the result, even if the root has gone away.
+  private func loadValue(
+    context: LoadContext<Value>,
+    completion: @escaping @Sendable (Result<Value?, any Error>) -> Void = { _ in }
+  ) {
+    // Continuations are described by the key, not by 'self': a continuation a key keeps must not
+    // keep the root's part, whose end cancels the subscription.
+    let key = self.key
+    let finishLoad = whileAlive { $0.finishLoad($1, resetsToInitialValue: false) }
+    updateStatus { $0.isLoading = true }
+    key.load(
+      context: context,
+      continuation: LoadContinuation(
+        String(describing: key),
+        writeBack: whileAlive { $0.finishSave($1) }
+      ) { result in
+        finishLoad(result)
+        completion(result)
+      }
+    )
   }
 
   /// A callback for the key, which may call it on any thread, even as the root goes away: it
@@ -197,22 +211,8 @@ final class KeyPersistence<Value: Sendable>: Persistence, @unchecked Sendable {
   }
 
   func load() async throws {
-    let key = self.key
-    updateStatus { $0.isLoading = true }
     try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
-      key.load(
-        context: .userInitiated,
-        continuation: LoadContinuation(
-          String(describing: key),
-          writeBack: whileAlive { $0.finishSave($1) }
-        ) { [weak root, unowned self] result in
-          if let root {
-            // A user-initiated load that finds nothing keeps the current value.
-            withExtendedLifetime(root) { self.finishLoad(result, resetsToInitialValue: false) }
-          }
-          waiter.resume(with: result.map { _ in () })
-        }
-      )
+      loadValue(context: .userInitiated) { waiter.resume(with: $0.map { _ in () }) }
     }
   }
 
@@ -270,6 +270,7 @@ final class KeyPersistence<Value: Sendable>: Persistence, @unchecked Sendable {
     let (saver, writes) = state.withLock { ($0.saver, $0.writes) }
     guard let saver else { return }
     let value = root.readUntracked()
+    let finishSave = whileAlive { $0.finishSave($1) }
     // A write made while this save runs may have been handed to the key before it, and replaced by
     // this older value: the latest value must be saved last, so save again.
     defer {
@@ -279,9 +280,8 @@ final class KeyPersistence<Value: Sendable>: Persistence, @unchecked Sendable {
       saver.save(
         value,
         context: .userInitiated,
-        continuation: SaveContinuation(String(describing: key)) {
-          [weak root, unowned self] result in
-          if let root { withExtendedLifetime(root) { self.finishSave(result) } }
+        continuation: SaveContinuation(String(describing: key)) { result in
+          finishSave(result)
           waiter.resume(with: result)
         }
       )

@@ -30,11 +30,6 @@ package final class PersistentReferences: Sendable {
     let site: CallSite?
   }
 
-  private enum Lookup {
-    case found(AnyRootReference)
-    case creating(generation: Int)
-  }
-
   private let state = Locked(State())
 
   package init() {}
@@ -54,17 +49,13 @@ package final class PersistentReferences: Sendable {
     site: CallSite?
   ) -> RootReference<Value> {
     let id = KeyID(key)
-    let lookup = state.withLock { state -> Lookup in
-      if let live = Self.liveRoot(at: id, in: state.entries) { return .found(live) }
+    let (live, generation) = state.withLock { state -> (AnyRootReference?, generation: Int) in
+      if let live = Self.liveRoot(at: id, in: state.entries) { return (live, 0) }
       state.generations[id, default: Generation()].creations += 1
-      return .creating(generation: state.generations[id]?.published ?? 0)
+      return (nil, state.generations[id]?.published ?? 0)
     }
-    let generation: Int
-    switch lookup {
-    case .found(let live):
+    if let live {
       return use(live, for: key, saver: saver, initialValue: initialValue, site: site)
-    case .creating(let published):
-      generation = published
     }
     let (created, persistence) = KeyPersistence.root(
       persistedBy: key,
@@ -104,7 +95,7 @@ package final class PersistentReferences: Sendable {
     return use(published, for: key, saver: saver, initialValue: initialValue, site: site)
   }
 
-  /// Uses a key's live root for another shared value, if both agree on the value type.
+  /// Uses a key's live root for another shared value, which saves through `saver` too.
   private func use<Value: Sendable>(
     _ live: AnyRootReference,
     for key: any SharedReaderKey<Value>,
@@ -112,16 +103,7 @@ package final class PersistentReferences: Sendable {
     initialValue: () -> Value,
     site: CallSite?
   ) -> RootReference<Value> {
-    guard let root = live.typed(Value.self) else {
-      return rootOfItsOwn(
-        for: key,
-        saver: saver,
-        initialValue: initialValue,
-        site: site,
-        existing: live,
-        keepsReference: false
-      )
-    }
+    let root = typed(live, for: key, saver: saver, initialValue: initialValue, site: site)
     if let saver { root.persistence?.adopt(saver: saver) }
     return root
   }
@@ -142,21 +124,21 @@ package final class PersistentReferences: Sendable {
     return AnyRootReference(root: root, valueType: entry.valueType, site: entry.site)
   }
 
-  /// A root of its own for a use of a key with another value type than the key's root's,
-  /// reported once per key: the later use gets a value the others do not see.
+  /// The key's root `existing`, if it holds a `Value`; otherwise a root of its own for this
+  /// use of the key with another value type, reported once per key: the later use gets a
+  /// value the others do not see.
   ///
-  /// - Parameters:
-  ///   - existing: The key's root, of another value type.
-  ///   - keepsReference: Whether the key's store keeps roots; this one is never kept there,
-  ///     nor registered, so its writes stay its own.
-  func rootOfItsOwn<Value: Sendable>(
+  /// - Parameter keepsReference: Whether the key's store keeps roots; a root of its own is
+  ///   never kept there, nor registered, so its writes stay its own.
+  func typed<Value: Sendable>(
+    _ existing: AnyRootReference,
     for key: any SharedReaderKey<Value>,
     saver: (any SharedKey<Value>)?,
     initialValue: () -> Value,
     site: CallSite?,
-    existing: AnyRootReference,
-    keepsReference: Bool
+    keepsReference: Bool = false
   ) -> RootReference<Value> {
+    if let root = existing.typed(Value.self) { return root }
     if state.withLock({ $0.reported.insert(KeyID(key)).inserted }) {
       reportIssue(
         """
@@ -215,9 +197,7 @@ extension RootReference where Value: Sendable {
       site: site
     )
   }
-}
 
-extension RootReference where Value: Sendable {
   /// The root of the value `key` persists; one created holds `value`, without loading it.
   static func persisted(
     by key: any SharedReaderKey<Value>,
@@ -240,15 +220,11 @@ struct KeyID: Hashable, @unchecked Sendable {
 }
 
 /// Where a shared value is declared.
-struct CallSite: Equatable, Sendable, CustomStringConvertible {
+struct CallSite: Sendable, CustomStringConvertible {
   let fileID: StaticString
   let line: UInt
 
   var description: String { "\(fileID):\(line)" }
-
-  static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.line == rhs.line && lhs.fileID.description == rhs.fileID.description
-  }
 }
 
 extension PersistentReferences {

@@ -41,12 +41,12 @@ public struct _ReferenceStore: Sendable {
       id.keptRoot()
       ?? keep(key, saver: saver, initialValue: initialValue(), loading: loading, site: site)
     if let root = kept.typed(Value.self) { return root }
-    return PersistentReferences.current.rootOfItsOwn(
+    return PersistentReferences.current.typed(
+      kept,
       for: key,
       saver: saver,
       initialValue: initialValue,
       site: site,
-      existing: kept,
       keepsReference: true
     )
   }
@@ -101,16 +101,6 @@ package struct AnyRootReference: @unchecked Sendable {
   /// Where the root was first created with a default, if it was.
   let site: CallSite?
 
-  init(root: AnyObject, valueType: Any.Type, site: CallSite?) {
-    self.root = root
-    self.valueType = valueType
-    self.site = site
-  }
-
-  init<Value>(_ root: RootReference<Value>, site: CallSite?) {
-    self.init(root: root, valueType: Value.self, site: site)
-  }
-
   /// The root, if it holds a value of this type.
   func typed<Value>(_ type: Value.Type) -> RootReference<Value>? {
     guard valueType == Value.self else { return nil }
@@ -120,5 +110,11 @@ package struct AnyRootReference: @unchecked Sendable {
   /// The current value, if the root holds a value of this type.
   package func value<Value>(of type: Value.Type) -> Value? {
     typed(type)?.readUntracked()
+  }
+}
+
+extension AnyRootReference {
+  init<Value>(_ root: RootReference<Value>, site: CallSite?) {
+    self.init(root: root, valueType: Value.self, site: site)
   }
 }

@@ -109,12 +109,7 @@ package final class ChangeTracker: Sendable {
     // The body runs outside the lock: it may read other shared values.
     let result = try body(&value)
     snapshots.withLock { snapshots in
-      let id = ObjectIdentifier(root)
-      if snapshots[id] == nil {
-        snapshots[id] = Snapshot(root: root, value: value)
-      } else {
-        snapshots[id]?.value = value
-      }
+      snapshots[ObjectIdentifier(root), default: Snapshot(root: root, value: value)].value = value
     }
     return result
   }

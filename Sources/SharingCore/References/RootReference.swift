@@ -163,13 +163,7 @@ final class RootReference<Value>: SharedReference, SharedRoot, @unchecked Sendab
   /// and applied to a copy that is discarded.
   @inline(never)
   private func nestedWrite<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
-    reportIssue(
-      """
-      'withLock' was called on \(keyDescription ?? "a shared value") from inside its own \
-      'withLock'. The inner change is discarded: make it through the outer body's 'inout' \
-      value instead.
-      """
-    )
+    reportNestedWithLock(on: keyDescription ?? "a shared value")
     var copy = value
     return try body(&copy)
   }
@@ -226,4 +220,15 @@ final class RootReference<Value>: SharedReference, SharedRoot, @unchecked Sendab
   var description: String {
     keyDescription ?? "value: \(String(reflecting: readUntracked()))"
   }
+}
+
+/// Reports a `withLock` called from inside its own body on the same value, a programming error:
+/// the inner change is discarded.
+func reportNestedWithLock(on value: String) {
+  reportIssue(
+    """
+    'withLock' was called on \(value) from inside its own 'withLock'. The inner change is \
+    discarded: make it through the outer body's 'inout' value instead.
+    """
+  )
 }

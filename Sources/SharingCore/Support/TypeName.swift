@@ -4,7 +4,8 @@
 package enum TypeName {
   /// The readable name of a type.
   package static func of(_ type: Any.Type) -> String {
-    simplify(removingContexts(from: _typeName(type, qualified: true))[...])
+    var text = removingContexts(from: _typeName(type, qualified: true))[...]
+    return simplify(&text, isArgument: false)
   }
 
   /// Drops the runtime's `(unknown context at $…).` and `(extension in Module):` segments,
@@ -21,31 +22,34 @@ package enum TypeName {
     return name
   }
 
-  private static func simplify(_ text: Substring) -> String {
+  /// Simplifies the names at the start of `text`, consuming them: up to its end or, for a
+  /// generic argument, up to the `,` or `>` that ends it.
+  private static func simplify(_ text: inout Substring, isArgument: Bool) -> String {
     var output = ""
-    var index = text.startIndex
-    while index < text.endIndex {
-      guard text[index].isIdentifierHead else {
-        output.append(text[index])
-        index = text.index(after: index)
+    // Parentheses and brackets opened in this argument: a `,` inside them does not end it.
+    var depth = 0
+    while let character = text.first {
+      let endsArgument = character == "," || (character == ">" && output.last != "-")
+      if isArgument, depth == 0, endsArgument { break }
+      guard character.isIdentifierHead else {
+        if "([".contains(character) { depth += 1 }
+        if ")]".contains(character) { depth -= 1 }
+        output.append(text.removeFirst())
         continue
       }
       // A name after `>.` continues a path (`Outer<Int>.Inner`) and has no module prefix.
       let continuesPath = output.last == "."
-      var end = index
-      while end < text.endIndex, text[end].isIdentifierBody || text[end] == "." {
-        end = text.index(after: end)
-      }
-      let qualifiedName = String(text[index..<end])
+      let qualifiedName = String(text.prefix { $0.isIdentifierBody || $0 == "." })
+      text.removeFirst(qualifiedName.count)
       var components = qualifiedName.split(separator: ".")
       if !continuesPath, components.count > 1 { components.removeFirst() }
-      index = end
       var arguments: [String] = []
-      if index < text.endIndex, text[index] == "<",
-        let close = closingBracket(in: text, from: index)
-      {
-        arguments = topLevelArguments(text[text.index(after: index)..<close]).map(simplify)
-        index = text.index(after: close)
+      if text.first == "<" {
+        repeat {
+          text.removeFirst()  // The `<` or `,` before the argument.
+          arguments.append(String(simplify(&text, isArgument: true).drop { $0 == " " }))
+        } while text.first == ","
+        if text.first == ">" { text.removeFirst() }
       }
       output += sugared(qualifiedName, components.joined(separator: "."), arguments)
     }
@@ -71,45 +75,6 @@ package enum TypeName {
     default:
       return "\(name)<\(arguments.joined(separator: ", "))>"
     }
-  }
-
-  private static func closingBracket(
-    in text: Substring,
-    from open: Substring.Index
-  ) -> Substring.Index? {
-    var depth = 0
-    var previous: Character?
-    for index in text[open...].indices {
-      switch text[index] {
-      case "<": depth += 1
-      case ">" where previous != "-":
-        depth -= 1
-        if depth == 0 { return index }
-      default: break
-      }
-      previous = text[index]
-    }
-    return nil
-  }
-
-  private static func topLevelArguments(_ text: Substring) -> [Substring] {
-    var arguments: [Substring] = []
-    var depth = 0
-    var start = text.startIndex
-    var previous: Character?
-    for index in text.indices {
-      switch text[index] {
-      case "<", "(", "[": depth += 1
-      case ">" where previous != "-", ")", "]": depth -= 1
-      case "," where depth == 0:
-        arguments.append(text[start..<index])
-        start = text.index(after: index)
-      default: break
-      }
-      previous = text[index]
-    }
-    arguments.append(text[start...])
-    return arguments.map { $0.drop { $0 == " " } }
   }
 }
 
