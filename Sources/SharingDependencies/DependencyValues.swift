@@ -21,49 +21,25 @@ public struct DependencyValues: Sendable {
 
   /// The fields, in one object copied on write: a dependency read copies the values out of
   /// their task local, which is then one retain.
-  @usableFromInline var storage = Storage()
+  @usableFromInline var storage = Storage(Fields())
 
-  /// Each key's overriding value.
-  @usableFromInline var overrides: [ObjectIdentifier: Override] {
-    get { storage.overrides }
+  /// The fields; changing one first copies them if another value shares them.
+  var fields: Fields {
+    get { storage.fields }
     _modify {
-      makeStorageUnique()
-      yield &storage.overrides
-    }
-  }
-
-  var contextOverride: DependencyContext? {
-    get { storage.contextOverride }
-    set {
-      makeStorageUnique()
-      storage.contextOverride = newValue
+      if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
+      yield &storage.fields
     }
   }
 
   /// The cache scope that replaces the current test's, set by the `.dependencies` trait.
   package var cacheScope: CacheScope? {
-    get { storage.cacheScope }
-    set {
-      makeStorageUnique()
-      storage.cacheScope = newValue
-    }
-  }
-
-  /// Keys assigned while recording, used by ``prepareDependencies(_:fileID:filePath:line:column:)``.
-  var assignments: [Assignment]? {
-    get { storage.assignments }
-    _modify {
-      makeStorageUnique()
-      yield &storage.assignments
-    }
+    get { fields.cacheScope }
+    set { fields.cacheScope = newValue }
   }
 
   /// Creates a collection with no overrides: every key resolves to its default value.
   public init() {}
-
-  private mutating func makeStorageUnique() {
-    if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage) }
-  }
 
   /// Accesses the dependency of the given key.
   ///
@@ -72,7 +48,7 @@ public struct DependencyValues: Sendable {
   public subscript<Key: TestDependencyKey>(key: Key.Type) -> Key.Value {
     get {
       // An override, or a value resolved and cached, is always a box of the key's value type.
-      let boxed = storage.overrides[ObjectIdentifier(key)] ?? resolvedValue(for: key)
+      let boxed = storage.fields.overrides[ObjectIdentifier(key)] ?? resolvedValue(for: key)
       return unsafeDowncast(boxed, to: TypedOverride<Key.Value>.self).value
     }
     set { setOverride(newValue, for: key) }
@@ -97,8 +73,8 @@ public struct DependencyValues: Sendable {
   @usableFromInline
   mutating func setOverride<Key: TestDependencyKey>(_ value: Key.Value, for key: Key.Type) {
     let boxed = TypedOverride(value)
-    overrides[ObjectIdentifier(key)] = boxed
-    assignments?.append(
+    fields.overrides[ObjectIdentifier(key)] = boxed
+    fields.assignments?.append(
       Assignment(key: ObjectIdentifier(key), name: String(reflecting: key), value: boxed)
     )
   }
@@ -113,31 +89,35 @@ public struct DependencyValues: Sendable {
   /// Returns these values with every override of `other` applied on top.
   func merging(_ other: DependencyValues) -> DependencyValues {
     var merged = self
-    merged.overrides.merge(other.overrides) { _, new in new }
-    merged.contextOverride = other.contextOverride ?? contextOverride
+    merged.fields.overrides.merge(other.fields.overrides) { _, new in new }
+    merged.fields.contextOverride = other.fields.contextOverride ?? fields.contextOverride
     merged.cacheScope = other.cacheScope ?? cacheScope
     return merged
   }
 }
 
 extension DependencyValues {
+  /// What a ``DependencyValues`` holds.
+  @usableFromInline
+  struct Fields {
+    /// Each key's overriding value.
+    @usableFromInline var overrides: [ObjectIdentifier: Override] = [:]
+    var contextOverride: DependencyContext?
+    var cacheScope: CacheScope?
+    /// Keys assigned while recording, used by
+    /// ``prepareDependencies(_:fileID:filePath:line:column:)``.
+    var assignments: [Assignment]?
+  }
+
   /// The fields of a ``DependencyValues``, shared by its copies until one is changed.
   @usableFromInline
   final class Storage: @unchecked Sendable {
     // Unchecked: a storage is only changed while one value holds it, and is immutable once
     // shared; so are its accesses' exclusivity checks.
-    @usableFromInline @exclusivity(unchecked) var overrides: [ObjectIdentifier: Override] = [:]
-    @exclusivity(unchecked) var contextOverride: DependencyContext?
-    @exclusivity(unchecked) var cacheScope: CacheScope?
-    @exclusivity(unchecked) var assignments: [Assignment]?
+    @usableFromInline @exclusivity(unchecked) var fields: Fields
 
-    init() {}
-
-    init(copying other: Storage) {
-      overrides = other.overrides
-      contextOverride = other.contextOverride
-      cacheScope = other.cacheScope
-      assignments = other.assignments
+    init(_ fields: Fields) {
+      self.fields = fields
     }
   }
 
