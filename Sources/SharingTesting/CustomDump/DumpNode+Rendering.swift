@@ -38,11 +38,8 @@ extension DumpContainer {
   var singleLine: String? {
     if children.isEmpty { return emptyForm }
     guard isInline else { return nil }
-    var parts: [String] = []
-    for child in children {
-      guard let part = child.singleLine else { return nil }
-      parts.append(part)
-    }
+    let parts = children.compactMap(\.singleLine)
+    guard parts.count == children.count else { return nil }
     return opening + parts.joined(separator: ", ") + closing
   }
 }
