@@ -21,21 +21,20 @@ public struct DependencyValues: Sendable {
 
   /// The fields, in one object copied on write: a dependency read copies the values out of
   /// their task local, which is then one retain.
-  @usableFromInline var storage = Storage(Fields())
+  @usableFromInline var storage = Storage()
 
-  /// The fields; changing one first copies them if another value shares them.
-  var fields: Fields {
-    get { storage.fields }
-    _modify {
-      if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
-      yield &storage.fields
+  /// The storage, for changing a field: copied first if another value shares it.
+  var uniqueStorage: Storage {
+    mutating get {
+      if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage) }
+      return storage
     }
   }
 
   /// The cache scope that replaces the current test's, set by the `.dependencies` trait.
   package var cacheScope: CacheScope? {
-    get { fields.cacheScope }
-    set { fields.cacheScope = newValue }
+    get { storage.cacheScope }
+    set { uniqueStorage.cacheScope = newValue }
   }
 
   /// Creates a collection with no overrides: every key resolves to its default value.
@@ -48,7 +47,7 @@ public struct DependencyValues: Sendable {
   public subscript<Key: TestDependencyKey>(key: Key.Type) -> Key.Value {
     get {
       // An override, or a value resolved and cached, is always a box of the key's value type.
-      let boxed = storage.fields.overrides[ObjectIdentifier(key)] ?? resolvedValue(for: key)
+      let boxed = storage.overrides[ObjectIdentifier(key)] ?? resolvedValue(for: key)
       return unsafeDowncast(boxed, to: TypedOverride<Key.Value>.self).value
     }
     set { setOverride(newValue, for: key) }
@@ -73,8 +72,8 @@ public struct DependencyValues: Sendable {
   @usableFromInline
   mutating func setOverride<Key: TestDependencyKey>(_ value: Key.Value, for key: Key.Type) {
     let boxed = TypedOverride(value)
-    fields.overrides[ObjectIdentifier(key)] = boxed
-    fields.assignments?.append(
+    uniqueStorage.overrides[ObjectIdentifier(key)] = boxed
+    uniqueStorage.assignments?.append(
       Assignment(key: ObjectIdentifier(key), name: String(reflecting: key), value: boxed)
     )
   }
@@ -89,35 +88,35 @@ public struct DependencyValues: Sendable {
   /// Returns these values with every override of `other` applied on top.
   func merging(_ other: DependencyValues) -> DependencyValues {
     var merged = self
-    merged.fields.overrides.merge(other.fields.overrides) { _, new in new }
-    merged.fields.contextOverride = other.fields.contextOverride ?? fields.contextOverride
-    merged.cacheScope = other.cacheScope ?? cacheScope
+    let mergedStorage = merged.uniqueStorage
+    mergedStorage.overrides.merge(other.storage.overrides) { _, new in new }
+    mergedStorage.contextOverride = other.storage.contextOverride ?? storage.contextOverride
+    mergedStorage.cacheScope = other.cacheScope ?? cacheScope
     return merged
   }
 }
 
 extension DependencyValues {
-  /// What a ``DependencyValues`` holds.
-  @usableFromInline
-  struct Fields {
-    /// Each key's overriding value.
-    @usableFromInline var overrides: [ObjectIdentifier: Override] = [:]
-    var contextOverride: DependencyContext?
-    var cacheScope: CacheScope?
-    /// Keys assigned while recording, used by
-    /// ``prepareDependencies(_:fileID:filePath:line:column:)``.
-    var assignments: [Assignment]?
-  }
-
   /// The fields of a ``DependencyValues``, shared by its copies until one is changed.
   @usableFromInline
   final class Storage: @unchecked Sendable {
     // Unchecked: a storage is only changed while one value holds it, and is immutable once
     // shared; so are its accesses' exclusivity checks.
-    @usableFromInline @exclusivity(unchecked) var fields: Fields
+    /// Each key's overriding value.
+    @usableFromInline @exclusivity(unchecked) var overrides: [ObjectIdentifier: Override] = [:]
+    @exclusivity(unchecked) var contextOverride: DependencyContext?
+    @exclusivity(unchecked) var cacheScope: CacheScope?
+    /// Keys assigned while recording, used by
+    /// ``prepareDependencies(_:fileID:filePath:line:column:)``.
+    @exclusivity(unchecked) var assignments: [Assignment]?
 
-    init(_ fields: Fields) {
-      self.fields = fields
+    init() {}
+
+    init(copying other: Storage) {
+      overrides = other.overrides
+      contextOverride = other.contextOverride
+      cacheScope = other.cacheScope
+      assignments = other.assignments
     }
   }
 

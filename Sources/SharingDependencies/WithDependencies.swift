@@ -72,10 +72,10 @@ public func prepareDependencies(
   column: UInt = #column
 ) rethrows {
   var values = DependencyValues.current
-  values.fields.assignments = []
+  values.uniqueStorage.assignments = []
   try updateValues(&values)
   let scope = values.resolvedCacheScope
-  for assignment in values.fields.assignments ?? [] {
+  for assignment in values.storage.assignments ?? [] {
     // The cache keeps a value read or prepared before, and returns it.
     let cached = DependencyCache.shared.cache(
       assignment.value,
