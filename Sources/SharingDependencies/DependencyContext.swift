@@ -33,7 +33,7 @@ extension DependencyValues {
   /// withDependencies { $0.context = .live } operation: { … }
   /// ```
   public var context: DependencyContext {
-    get { contextOverride ?? .detected }
-    set { contextOverride = newValue }
+    get { storage.contextOverride ?? .detected }
+    set { uniqueStorage.contextOverride = newValue }
   }
 }

@@ -23,47 +23,22 @@ public struct DependencyValues: Sendable {
   /// their task local, which is then one retain.
   @usableFromInline var storage = Storage()
 
-  /// Each key's overriding value.
-  @usableFromInline var overrides: [ObjectIdentifier: Override] {
-    get { storage.overrides }
-    _modify {
-      makeStorageUnique()
-      yield &storage.overrides
-    }
-  }
-
-  var contextOverride: DependencyContext? {
-    get { storage.contextOverride }
-    set {
-      makeStorageUnique()
-      storage.contextOverride = newValue
+  /// The storage, for changing a field: copied first if another value shares it.
+  var uniqueStorage: Storage {
+    mutating get {
+      if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage) }
+      return storage
     }
   }
 
   /// The cache scope that replaces the current test's, set by the `.dependencies` trait.
   package var cacheScope: CacheScope? {
     get { storage.cacheScope }
-    set {
-      makeStorageUnique()
-      storage.cacheScope = newValue
-    }
-  }
-
-  /// Keys assigned while recording, used by ``prepareDependencies(_:fileID:filePath:line:column:)``.
-  var assignments: [Assignment]? {
-    get { storage.assignments }
-    _modify {
-      makeStorageUnique()
-      yield &storage.assignments
-    }
+    set { uniqueStorage.cacheScope = newValue }
   }
 
   /// Creates a collection with no overrides: every key resolves to its default value.
   public init() {}
-
-  private mutating func makeStorageUnique() {
-    if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage) }
-  }
 
   /// Accesses the dependency of the given key.
   ///
@@ -97,8 +72,8 @@ public struct DependencyValues: Sendable {
   @usableFromInline
   mutating func setOverride<Key: TestDependencyKey>(_ value: Key.Value, for key: Key.Type) {
     let boxed = TypedOverride(value)
-    overrides[ObjectIdentifier(key)] = boxed
-    assignments?.append(
+    uniqueStorage.overrides[ObjectIdentifier(key)] = boxed
+    uniqueStorage.assignments?.append(
       Assignment(key: ObjectIdentifier(key), name: String(reflecting: key), value: boxed)
     )
   }
@@ -113,9 +88,10 @@ public struct DependencyValues: Sendable {
   /// Returns these values with every override of `other` applied on top.
   func merging(_ other: DependencyValues) -> DependencyValues {
     var merged = self
-    merged.overrides.merge(other.overrides) { _, new in new }
-    merged.contextOverride = other.contextOverride ?? contextOverride
-    merged.cacheScope = other.cacheScope ?? cacheScope
+    let mergedStorage = merged.uniqueStorage
+    mergedStorage.overrides.merge(other.storage.overrides) { _, new in new }
+    mergedStorage.contextOverride = other.storage.contextOverride ?? storage.contextOverride
+    mergedStorage.cacheScope = other.cacheScope ?? cacheScope
     return merged
   }
 }
@@ -126,9 +102,12 @@ extension DependencyValues {
   final class Storage: @unchecked Sendable {
     // Unchecked: a storage is only changed while one value holds it, and is immutable once
     // shared; so are its accesses' exclusivity checks.
+    /// Each key's overriding value.
     @usableFromInline @exclusivity(unchecked) var overrides: [ObjectIdentifier: Override] = [:]
     @exclusivity(unchecked) var contextOverride: DependencyContext?
     @exclusivity(unchecked) var cacheScope: CacheScope?
+    /// Keys assigned while recording, used by
+    /// ``prepareDependencies(_:fileID:filePath:line:column:)``.
     @exclusivity(unchecked) var assignments: [Assignment]?
 
     init() {}

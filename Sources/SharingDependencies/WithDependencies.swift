@@ -72,17 +72,18 @@ public func prepareDependencies(
   column: UInt = #column
 ) rethrows {
   var values = DependencyValues.current
-  values.assignments = []
+  values.uniqueStorage.assignments = []
   try updateValues(&values)
   let scope = values.resolvedCacheScope
-  for assignment in values.assignments ?? [] {
-    let isPrepared = DependencyCache.shared.prepare(
+  for assignment in values.storage.assignments ?? [] {
+    // The cache keeps a value read or prepared before, and returns it.
+    let cached = DependencyCache.shared.cache(
       assignment.value,
       for: assignment.key,
       context: values.context,
       scope: scope
     )
-    if !isPrepared {
+    if cached !== assignment.value {
       reportIssue(
         """
         '\(assignment.name)' was already read or prepared, so \

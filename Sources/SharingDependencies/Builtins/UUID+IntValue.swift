@@ -24,16 +24,8 @@ extension UUID {
     if !(0..<(1 << 48)).contains(intValue) {
       reportIssue("UUID(\(intValue)): the integer must be from 0 to 2^48 - 1.")
     }
-    let bits = UInt64(truncatingIfNeeded: intValue)
-    var bytes = [UInt8](repeating: 0, count: 16)
-    for index in 10..<16 {
-      bytes[index] = UInt8(truncatingIfNeeded: bits >> (8 * UInt64(15 - index)))
-    }
-    self.init(
-      uuid: (
-        bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-        bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
-      )
-    )
+    let digits = String(UInt64(truncatingIfNeeded: intValue) & 0xFFFF_FFFF_FFFF, radix: 16)
+    let node = String(repeating: "0", count: 12 - digits.count) + digits
+    self.init(uuidString: "00000000-0000-0000-0000-\(node)")!
   }
 }

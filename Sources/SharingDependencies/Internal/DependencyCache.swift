@@ -73,20 +73,6 @@ final class DependencyCache: Sendable {
     }
   }
 
-  /// Stores a prepared value; returns `false` if the key was already read or prepared.
-  func prepare(
-    _ value: DependencyValues.Override,
-    for key: ObjectIdentifier,
-    context: DependencyContext,
-    scope: DependencyValues.CacheScope?
-  ) -> Bool {
-    state.withLock { state in
-      guard state[key, context, scope] == nil else { return false }
-      state[key, context, scope] = value
-      return true
-    }
-  }
-
   /// The value of `key` in `context`, from the key itself.
   static func resolve<Key: TestDependencyKey>(
     _ key: Key.Type,

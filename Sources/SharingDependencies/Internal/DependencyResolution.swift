@@ -8,35 +8,27 @@ import Synchronization
 /// `lockingOrderWithDependencies`) is seen, changed, by a shared value of the same key created
 /// at the same time.
 package enum DependencyResolution {
-  private static let lock = RecursiveLock()
+  private static let lock = Lock()
+  /// The thread holding the lock, or 0.
+  private static let owner = Atomic<UInt>(0)
 
   /// Builds a dependency's value with the lock held.
+  // NB: Recursive: building a dependency's value reads other dependencies, which may be built
+  //     in turn, on the same thread.
   static func building<Value>(_ build: () -> Value) -> Value {
-    lock.withLock(build)
-  }
-
-  /// Returns once no other thread builds a dependency's value.
-  package static func waitForValuesBeingBuilt() {
-    lock.withLock {}
-  }
-}
-
-/// A lock its holder may take again.
-// NB: Recursive: building a dependency's value reads other dependencies, which may be built
-//     in turn, on the same thread.
-private final class RecursiveLock: Sendable {
-  private let lock = Lock()
-  private let owner = Atomic<UInt>(0)
-
-  func withLock<R>(_ body: () -> R) -> R {
     let thread = currentThreadID()
-    if owner.load(ordering: .relaxed) == thread { return body() }
+    if owner.load(ordering: .relaxed) == thread { return build() }
     lock.lock()
     owner.store(thread, ordering: .relaxed)
     defer {
       owner.store(0, ordering: .relaxed)
       lock.unlock()
     }
-    return body()
+    return build()
+  }
+
+  /// Returns once no other thread builds a dependency's value.
+  package static func waitForValuesBeingBuilt() {
+    building {}
   }
 }

@@ -1,12 +1,5 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Android)
-  import Android
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+// Foundation exports the platform's C library, which has 'pthread_self'.
+import Foundation
 
 /// A number identifying the calling thread while it runs.
 @inline(__always)

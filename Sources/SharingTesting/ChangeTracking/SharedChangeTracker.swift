@@ -206,7 +206,10 @@ public final class SharedChangeTracker: Sendable {
     base.allSnapshots
       .compactMap { snapshot -> (name: String, message: String)? in
         let name = Self.name(of: snapshot)
-        let comparison = Self.comparison(of: snapshot, in: base)
+        let current = snapshot.current()
+        let comparison = DumpComparison(expected: snapshot.value, actual: current, tracker: base) {
+          AnyEquality.areEqual(snapshot.value, current)
+        }
         guard !comparison.isEqual else { return nil }
         let isUnasserted = untouched[snapshot.id] == comparison.expected
         let message = comparison.message(
@@ -222,23 +225,6 @@ public final class SharedChangeTracker: Sendable {
       }
       .sorted { ($0.name, $0.message) < ($1.name, $1.message) }
       .map(\.message)
-  }
-
-  private static func comparison(
-    of snapshot: ChangeTracker.Snapshot,
-    in tracker: ChangeTracker
-  ) -> DumpComparison {
-    let current = snapshot.current()
-    let dumper = Dumper()
-    let (isEqual, expected) = tracker.assert {
-      (AnyEquality.areEqual(snapshot.value, current), dumper.node(for: snapshot.value))
-    }
-    let actual = ChangeTracker.withoutAsserting { dumper.node(for: current) }
-    return DumpComparison(
-      isEqual: isEqual ?? (expected == actual),
-      expected: expected,
-      actual: actual
-    )
   }
 
   /// `Shared<Stats>` for a plain shared value, `Shared<Int>(<key>)` for a persisted one.

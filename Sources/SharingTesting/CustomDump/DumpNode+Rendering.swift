@@ -2,20 +2,16 @@ extension DumpNode {
   /// The node's text, one entry per line, with children indented by two spaces.
   var lines: [String] {
     switch self {
-    case .leaf(let text):
-      return text.lineFeedSeparated
-    case .container(let container):
-      return container.lines
+    case .leaf(let text): text.lineFeedSeparated
+    case .container(let container): container.lines
     }
   }
 
   /// The node's text when it renders on a single line.
   var singleLine: String? {
     switch self {
-    case .leaf(let text):
-      return text.unicodeScalars.contains("\n") ? nil : text
-    case .container(let container):
-      return container.singleLine
+    case .leaf(let text): text.unicodeScalars.contains("\n") ? nil : text
+    case .container(let container): container.singleLine
     }
   }
 
@@ -38,11 +34,8 @@ extension DumpContainer {
   var singleLine: String? {
     if children.isEmpty { return emptyForm }
     guard isInline else { return nil }
-    var parts: [String] = []
-    for child in children {
-      guard let part = child.singleLine else { return nil }
-      parts.append(part)
-    }
+    let parts = children.compactMap(\.singleLine)
+    guard parts.count == children.count else { return nil }
     return opening + parts.joined(separator: ", ") + closing
   }
 }

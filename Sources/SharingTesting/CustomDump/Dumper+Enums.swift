@@ -20,10 +20,8 @@ extension Dumper {
 
   /// The name of an enum value's case, even when the enum has a custom description.
   private static func caseName(of value: Any) -> String? {
-    func open<Value>(_ value: Value) -> String? {
-      swiftEnumCaseName(value).map { String(cString: $0) }
-    }
-    return open(value)
+    // The value is opened to its dynamic type, which the runtime reads the case of.
+    swiftEnumCaseName(value).map { String(cString: $0) }
   }
 }
 

@@ -77,15 +77,13 @@ struct Dumper {
   }
 
   private func node(_ value: Any, mirror: Mirror, context: Context) -> DumpNode {
-    var context = context
-    if type(of: value) is AnyClass {
-      let identifier = ObjectIdentifier(value as AnyObject)
-      if context.visiting.contains(identifier) {
-        return .leaf("\(TypeName.of(mirror.subjectType))(↩︎)")
-      }
-      context.visiting.insert(identifier)
-    }
     let typeName = TypeName.of(mirror.subjectType)
+    var context = context
+    if type(of: value) is AnyClass,
+      !context.visiting.insert(ObjectIdentifier(value as AnyObject)).inserted
+    {
+      return .leaf("\(typeName)(↩︎)")
+    }
     switch mirror.displayStyle {
     case .optional:
       guard let wrapped = mirror.children.first?.value else { return .leaf("nil") }

@@ -23,7 +23,10 @@ enum NodeDiff {
     _ commas: Commas
   ) -> [DiffLine] {
     if first.node == second.node {
-      return unchanged(DumpChild(label: second.label, node: second.node), commas)
+      // Unchanged, so collapsed. A comma that only one side has is not a change worth showing,
+      // so the second side's punctuation is used.
+      let collapsed = DumpChild(label: second.label, node: second.node.collapsed)
+      return collapsed.lines(comma: commas.second).map(DiffLine.both)
     }
     guard
       first.label == second.label,
@@ -37,14 +40,6 @@ enum NodeDiff {
     let body = children(steps, a.children, b.children, collapsesRuns: a.kind != .fields)
     return header.map(DiffLine.both) + body.map(\.indented)
       + [.both(b.closing + (commas.second ? "," : ""))]
-  }
-
-  /// An unchanged child, collapsed. A comma that only one side has is not a change worth
-  /// showing, so the second side's punctuation is used.
-  private static func unchanged(_ child: DumpChild, _ commas: Commas) -> [DiffLine] {
-    DumpChild(label: child.label, node: child.node.collapsed)
-      .lines(comma: commas.second)
-      .map(DiffLine.both)
   }
 
   /// How the children of two containers correspond, or `nil` when they are not comparable

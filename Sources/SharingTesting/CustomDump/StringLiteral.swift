@@ -40,12 +40,9 @@ enum StringLiteral {
 
   private static func needsUnicodeEscape(_ scalar: Unicode.Scalar, isFirst: Bool) -> Bool {
     switch scalar.properties.generalCategory {
-    case .control, .lineSeparator, .paragraphSeparator:
-      return true
-    case .nonspacingMark, .spacingMark, .enclosingMark:
-      return isFirst
-    default:
-      return false
+    case .control, .lineSeparator, .paragraphSeparator: true
+    case .nonspacingMark, .spacingMark, .enclosingMark: isFirst
+    default: false
     }
   }
 }

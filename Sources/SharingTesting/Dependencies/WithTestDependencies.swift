@@ -104,11 +104,7 @@ public func withTestDependencies<R>(
 /// - Returns: The result of `operation`.
 @discardableResult
 public func withTestDependencies<R>(operation: () throws -> R) rethrows -> R {
-  try withDependencies {
-    $0.cacheScope = FreshCacheScope.next()
-  } operation: {
-    try operation()
-  }
+  try withTestDependencies({ _ in }, operation: operation)
 }
 
 /// Runs an asynchronous operation with fresh dependency values.
@@ -124,9 +120,5 @@ public func withTestDependencies<R>(
   isolation: isolated (any Actor)? = #isolation,
   operation: () async throws -> R
 ) async rethrows -> R {
-  try await withDependencies {
-    $0.cacheScope = FreshCacheScope.next()
-  } operation: {
-    try await operation()
-  }
+  try await withTestDependencies(isolation: isolation, { _ in }, operation: operation)
 }

@@ -12,32 +12,22 @@ struct DumpComparison {
   let expected: DumpNode
   let actual: DumpNode
 
-  init(isEqual: Bool, expected: DumpNode, actual: DumpNode) {
-    self.isEqual = isEqual
-    self.expected = expected
-    self.actual = actual
-  }
-
   init<T: Equatable>(expected: T, actual: T, tracker: ChangeTracker? = nil) {
-    self.init(isEqual: { expected == actual }, expected: expected, actual: actual, tracker: tracker)
+    self.init(expected: expected, actual: actual, tracker: tracker) { expected == actual }
   }
 
-  init(isEqual: () -> Bool, expected: Any, actual: Any, tracker: ChangeTracker?) {
+  /// Compares the values with `isEqual`, or by their dumps when it returns `nil`.
+  init(expected: Any, actual: Any, tracker: ChangeTracker?, isEqual: () -> Bool?) {
     let dumper = Dumper()
-    guard let tracker else {
-      // Inside an assertion the caller runs, compared and dumped as `==` compares.
-      self.init(
-        isEqual: isEqual(),
-        expected: dumper.node(for: expected),
-        actual: ChangeTracker.withoutAsserting { dumper.node(for: actual) }
-      )
-      return
-    }
+    func compareExpected() -> (Bool?, DumpNode) { (isEqual(), dumper.node(for: expected)) }
     // Inside the assertion, `Shared ==` compares the left-hand side's snapshot with the
-    // right-hand side's current value, which is exactly "expected == actual".
-    let (isEqual, expectedNode) = tracker.assert { (isEqual(), dumper.node(for: expected)) }
+    // right-hand side's current value, which is exactly "expected == actual". Without a
+    // tracker, inside an assertion the caller runs, compared and dumped as `==` compares.
+    let (isEqual, expectedNode) = tracker?.assert(compareExpected) ?? compareExpected()
     let actualNode = ChangeTracker.withoutAsserting { dumper.node(for: actual) }
-    self.init(isEqual: isEqual, expected: expectedNode, actual: actualNode)
+    self.isEqual = isEqual ?? (expectedNode == actualNode)
+    self.expected = expectedNode
+    self.actual = actualNode
   }
 
   /// A failure message: `title: …`, the diff and its legend; or, when the dumps are equal,

@@ -20,7 +20,6 @@ public final class _TestFrameworkBridge: TestFrameworkBridgeProtocol {
     if let test = Test.current { return test.id }
     // Off a Swift Testing test's task (a dispatch queue, a detached task) no test is
     // known; an XCTest identity there would put every test's such reads in one scope.
-    guard xctest.isRunningTest else { return nil }
     return xctest.currentTestID
   }
 
@@ -61,8 +60,9 @@ private final class XCTestRunObserver: NSObject, XCTestObservation, Sendable {
 
   private let state = Locked(State())
 
-  var currentTestID: String {
-    state.withLock { "xctest-\($0.generation)" }
+  /// The running test case's identity, or `nil` when none runs.
+  var currentTestID: String? {
+    state.withLock { $0.isRunningTest ? "xctest-\($0.generation)" : nil }
   }
 
   var isRunningTest: Bool { state.withLock(\.isRunningTest) }
