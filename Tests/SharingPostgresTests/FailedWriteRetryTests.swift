@@ -2,8 +2,10 @@ import Foundation
 import PostgresTestSupport
 import SharingCore
 import SharingDependencies
-import SharingPostgres
+import SharingPersistence
 import Testing
+
+@testable import SharingPostgres
 
 /// A write the server refuses is made again, with a growing delay, until it lands: for
 /// every key, whenever it was created.
@@ -17,6 +19,7 @@ import Testing
       $first.withLock { $0 = 1 }
       await eventually("r-first is written") { (try? table.storedJSON("r-first")) == "1" }
       @Shared(.postgres("r-late")) var late = 0
+      let lateKey: PostgresKey<Int> = .postgres("r-late")
       // NB: Every insert and update fails while the constraint is there; existing rows stay.
       _ = try table.cluster.psql(
         "ALTER TABLE \(table.name) ADD CONSTRAINT refuses_writes CHECK (false) NOT VALID"
@@ -28,7 +31,8 @@ import Testing
       let state = {
         "r-first \(first), \(status($first)); r-late \(late), \(status($late)); stored "
           + "\(String(describing: try? table.storedJSON("r-first"))), "
-          + "\(String(describing: try? table.storedJSON("r-late")))"
+          + "\(String(describing: try? table.storedJSON("r-late"))); r-late's record: "
+          + lateKey.row.stateDescription
       }
       try await eventually("both are written again", state) {
         try table.storedJSON("r-first") == "2" && table.storedJSON("r-late") == "2"

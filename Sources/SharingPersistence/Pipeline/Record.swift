@@ -97,6 +97,11 @@ package final class Record<IO: RecordIO>: FlushableRecord {
     state.withLock { $0.machine.confirmRelease() }
   }
 
+  /// The state of the record's machine, for a test's failure message.
+  package var stateDescription: String {
+    state.withLock { "\($0.machine), subscribers: \($0.subscribers.count)" }
+  }
+
   /// Whether no write is pending, under way, or failed.
   package var isIdle: Bool {
     state.withLock { $0.machine.isIdle }
