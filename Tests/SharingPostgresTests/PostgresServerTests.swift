@@ -2,8 +2,10 @@ import Foundation
 import PostgresTestSupport
 import SharingCore
 import SharingDependencies
-import SharingPostgres
+import SharingPersistence
 import Testing
+
+@testable import SharingPostgres
 
 /// Integration tests on a real PostgreSQL server: a throwaway cluster the tests start, a table
 /// per test, other processes played by `PostgresProbe`.
@@ -67,10 +69,15 @@ import Testing
     try await table.withDatabase {
       @SharedReader(.postgres("first")) var first = 0
       @SharedReader(.postgres("second")) var second = 0
+      let firstKey: PostgresKey<Int> = .postgres("first")
       await eventually("the keys loaded") { !$first.isLoading && !$second.isLoading }
       let run = await Probe.finish(try Probe.start("set-two", table, ["first", "second", "7"]))
       #expect(run.status == 0, "\(run.errors)")
-      await eventually("the values", { "holding \(first), \(second)" }) {
+      let state = {
+        "holding \(first), \(second); stored \(String(describing: try? table.storedJSON("first"))); "
+          + "first's record: \(firstKey.row.stateDescription)"
+      }
+      await eventually("the values", state) {
         first == 7 && second == 7
       }
     }
