@@ -121,7 +121,8 @@ extension RecordStateMachine {
       // while it read, or the store holds nothing and nothing of it was known before. A
       // deletion is not known, though: its own notice may come after the change was saved,
       // and then the deletion is newer and wins, as any change noticed after a save does.
-      if snapshot.contents != nil || knownHoldsNoValue || known == nil { know(snapshot) }
+      let isDeletion = snapshot.contents == nil && known != nil && !knownHoldsNoValue
+      if !isDeletion { know(snapshot) }
       isUnreadable = false
       return readAgainIfAsked() + releaseIfUnused()
     }
