@@ -13,10 +13,10 @@ package enum DependencyResolution {
   private static let owner = Atomic<UInt>(0)
 
   /// Builds a dependency's value with the lock held.
-  // NB: Recursive: building a dependency's value reads other dependencies, which may be built
-  //     in turn, on the same thread.
   static func building<Value>(_ build: () -> Value) -> Value {
     let thread = currentThreadID()
+    // Recursive: building a dependency's value reads other dependencies, which may be built
+    // in turn, on the same thread.
     if owner.load(ordering: .relaxed) == thread { return build() }
     lock.lock()
     owner.store(thread, ordering: .relaxed)
