@@ -30,16 +30,19 @@ import Testing
         let descriptor = open(fifo.path, O_WRONLY | O_NONBLOCK)
         if descriptor >= 0 { close(descriptor) }
       }
-      let count = await withoutHanging("Creating the value", unblock: openForWriting) {
-        await onThreadOfItsOwn { Shared(wrappedValue: 0, .fileStorage(url, .coordinated)) }
+      let count = await withoutHangingOnThreadOfItsOwn(
+        "Creating the value",
+        unblock: openForWriting
+      ) {
+        Shared(wrappedValue: 0, .fileStorage(url, .coordinated))
       }
       await withoutHanging("load()", unblock: openForWriting) {
         await #expect(throws: (any Error).self) { try await count.load() }
       }
       #expect(count.loadError.map { "\($0)" }?.contains("it is a FIFO") == true)
       let before = count.wrappedValue
-      await withoutHanging("withLock", unblock: openForWriting) {
-        await onThreadOfItsOwn { count.withLock { $0 += 1 } }
+      await withoutHangingOnThreadOfItsOwn("withLock", unblock: openForWriting) {
+        count.withLock { $0 += 1 }
       }
       #expect(count.wrappedValue == before)
       #expect(fileText(url) == "1")

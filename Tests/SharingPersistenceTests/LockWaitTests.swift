@@ -16,8 +16,8 @@ import Testing
       count.withLock { $0 = 1 }
       let held = try HeldLock(directory.file(".count.json.lock"))
 
-      let waited = await withoutHanging("withLock", unblock: held.release) {
-        await onThreadOfItsOwn { ContinuousClock().measure { count.withLock { $0 += 1 } } }
+      let waited = await withoutHangingOnThreadOfItsOwn("withLock", unblock: held.release) {
+        ContinuousClock().measure { count.withLock { $0 += 1 } }
       }
 
       #expect(waited >= .milliseconds(450))
@@ -71,11 +71,10 @@ import Testing
       try bytes("3").write(to: url)
       let held = try HeldLock(directory.file(".count.json.lock"))
 
-      let waited = await withoutHanging("Creating the value", unblock: held.release) {
-        await onThreadOfItsOwn {
-          ContinuousClock().measure {
-            _ = Shared(wrappedValue: 0, .fileStorage(url, .coordinated))
-          }
+      let waited = await withoutHangingOnThreadOfItsOwn("Creating the value", unblock: held.release)
+      {
+        ContinuousClock().measure {
+          _ = Shared(wrappedValue: 0, .fileStorage(url, .coordinated))
         }
       }
 
@@ -93,10 +92,8 @@ import Testing
       count.withLock { $0 = 1 }
       let held = try HeldLock(directory.file(".count.json.lock"))
 
-      await withoutHanging("withLock", unblock: held.release) {
-        await onThreadOfItsOwn {
-          for _ in 1...5 { count.withLock { $0 += 1 } }
-        }
+      await withoutHangingOnThreadOfItsOwn("withLock", unblock: held.release) {
+        for _ in 1...5 { count.withLock { $0 += 1 } }
       }
       #expect(count.saveError != nil)
       #expect(held.waiterCount == 1)
@@ -117,8 +114,8 @@ import Testing
       let held = try HeldLock(directory.file(".count.json.lock"))
 
       let change = Task {
-        await withoutHanging("withLock", unblock: held.release) {
-          await onThreadOfItsOwn { count.withLock { $0 += 1 } }
+        await withoutHangingOnThreadOfItsOwn("withLock", unblock: held.release) {
+          count.withLock { $0 += 1 }
         }
       }
       // NB: The change starts on the task pool, which other tests may keep busy for long.
