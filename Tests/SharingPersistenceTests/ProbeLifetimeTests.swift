@@ -12,11 +12,15 @@ import Testing
       try await withTemporaryDirectory { directory in
         let pidFile = directory.file("probe.pid")
         // NB: A shell stands for a test process that crashes: it starts a probe that writes
-        //     until it is stopped, and exits a second later without stopping it.
+        //     until it is stopped, naming itself as its parent as a test process does (so that
+        //     a probe slow to start, after the shell exited, exits too), and exits a second
+        //     later without stopping it.
         let shell = Process()
         shell.executableURL = URL(fileURLWithPath: "/bin/sh")
         shell.arguments = [
-          "-c", #""$0" file-write-loop "$1" "$2" & echo $! > "$3"; sleep 1"#,
+          "-c",
+          "\(ProbeProgram.parentVariable)=$$ "
+            + #""$0" file-write-loop "$1" "$2" & echo $! > "$3"; sleep 1"#,
           probe.path, directory.file("payload.json").path, directory.file("acks").path,
           pidFile.path,
         ]
