@@ -135,7 +135,7 @@ import Testing
     #expect(told.withLock { $0 } == ["small"])
   }
 
-  @Test func aStoreThatTakesLongToWriteIsWrittenLessOften() {
+  @Test func aStoreThatTakesMuchWorkToWriteIsWrittenLessOften() {
     #expect(keys.interval(atLeast: .milliseconds(50)) == .milliseconds(50))
     call(keys.synchronized(to: nil, in: .milliseconds(400)))
     #expect(keys.interval(atLeast: .milliseconds(50)) == .milliseconds(1_600))

@@ -26,8 +26,8 @@ struct DefaultsIO: RecordIO {
       for onChange in keys.synchronized(to: nil, writing: written) { onChange() }
       return Data()
     }
-    let (contents, written, duration) = try DefaultsSynchronizer.shared.synchronize(keys, file)
-    for onChange in keys.synchronized(to: contents, in: duration, writing: written) { onChange() }
+    let (contents, written, work) = try DefaultsSynchronizer.shared.synchronize(keys, file)
+    for onChange in keys.synchronized(to: contents, in: work, writing: written) { onChange() }
     return contents ?? Data()
   }
 

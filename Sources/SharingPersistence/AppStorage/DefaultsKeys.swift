@@ -36,8 +36,8 @@ final class DefaultsKeys: Sendable {
     /// The changed keys that hold the default value a load stored because they had none,
     /// and that value: each is written only if the file still has no value for it.
     var defaults: [String: StoredDefaultsValue] = [:]
-    /// How long the last synchronization took.
-    var lastDuration = Duration.zero
+    /// The processor time the last synchronization took.
+    var lastWork = Duration.zero
   }
 
   let store: UserDefaultsBox
@@ -185,7 +185,7 @@ final class DefaultsKeys: Sendable {
     }
   }
 
-  /// The store was synchronized with its file, in `duration`, and the file holds `contents`
+  /// The store was synchronized with its file, in `work` of processor time, and the file holds `contents`
   /// (`nil`: none), with the changes `written` (unless made again since). Returns the
   /// subscriptions whose value changed, or which saw the file unreadable.
   ///
@@ -193,14 +193,14 @@ final class DefaultsKeys: Sendable {
   /// not tell.
   func synchronized(
     to contents: Data?,
-    in duration: Duration = .zero,
+    in work: Duration = .zero,
     writing written: [String: Bool] = [:]
   ) -> [@Sendable () -> Void] {
     let fingerprints = contents.map(PropertyListKeys.fingerprints(of:)) ?? [:]
     return state.withLock { state in
       let old = state.fileError == nil ? state.fingerprints : nil
       (state.synchronized, state.fingerprints) = (.some(contents), fingerprints)
-      (state.fileError, state.lastDuration) = (nil, duration)
+      (state.fileError, state.lastWork) = (nil, work)
       for (key, isRemoval) in written where state.changed[key] == isRemoval {
         state.changed[key] = nil
         state.defaults[key] = nil
@@ -213,11 +213,14 @@ final class DefaultsKeys: Sendable {
     }
   }
 
-  /// The least time between two synchronizations: four times as long as the last one took,
-  /// so that a large store is not rewritten most of the time (Foundation blocks every access
-  /// to user defaults meanwhile), and at least `interval`.
+  /// The least time between two synchronizations: four times the processor time the last
+  /// one took, so that a large store is not rewritten most of the time (Foundation blocks
+  /// every access to user defaults meanwhile), and at least `interval`. Processor time, as a
+  /// busy machine or a slow disk lengthen a synchronization of a small store too: the
+  /// interval would then hold back the next one, and with it the playback of others' changes,
+  /// by seconds.
   func interval(atLeast interval: Duration) -> Duration {
-    max(interval, state.withLock(\.lastDuration) * 4)
+    max(interval, state.withLock(\.lastWork) * 4)
   }
 
   // MARK: Others' changes

@@ -19,21 +19,19 @@ final class DefaultsPoll: Sendable {
   }
 
   /// Compares the keys after `delay`, and again after each comparison: after the interval,
-  /// or four times as long as the comparison took, if longer (after a change to the store,
-  /// Foundation copies the whole store for the first value read from it).
+  /// or four times the processor time the comparison took, if longer (after a change to the
+  /// store, Foundation copies the whole store for the first value read from it).
   func start(after delay: Duration = interval) {
     DispatchWriteScheduler.shared.schedule(after: delay) { [self] in tick() }
   }
 
   private func tick() {
     guard !isStopped.withLock({ $0 }) else { return }
-    let start = ContinuousClock.now
-    let changed = io.keys.compareSmallValuesChangedElsewhere()
-    let duration = ContinuousClock.now - start
+    let (changed, work) = measuringProcessorTime { io.keys.compareSmallValuesChangedElsewhere() }
     for onChange in changed { onChange() }
     // Written here rather than by the record, which has no change of its own to write.
     if !changed.isEmpty { _ = try? io.write(Data(), keepingAside: nil) }
-    self.start(after: max(Self.interval, duration * 4))
+    self.start(after: max(Self.interval, work * 4))
   }
 
   func stop() {

@@ -61,8 +61,8 @@ final class DefaultsSynchronizer: Sendable {
   }
 
   /// Synchronizes the store of `keys` with its file, `file`, holding the lock of every store
-  /// file in use; returns what the file holds afterwards, the changes written, and how long
-  /// Foundation took (while it blocks every access to user defaults).
+  /// file in use; returns what the file holds afterwards, the changes written, and the
+  /// processor time Foundation took (while it blocks every access to user defaults).
   ///
   /// A file that is not a property list is kept aside first, unless it was already. Foundation
   /// writes every store of the process: the changes of every store in use are prepared
@@ -74,14 +74,14 @@ final class DefaultsSynchronizer: Sendable {
   func synchronize(
     _ keys: DefaultsKeys,
     _ file: DefaultsFile
-  ) throws -> (contents: Data?, written: [String: Bool], duration: Duration) {
+  ) throws -> (contents: Data?, written: [String: Bool], work: Duration) {
     try Self.synchronizing.withLock { try synchronizeAlone(keys, file) }
   }
 
   private func synchronizeAlone(
     _ keys: DefaultsKeys,
     _ file: DefaultsFile
-  ) throws -> (contents: Data?, written: [String: Bool], duration: Duration) {
+  ) throws -> (contents: Data?, written: [String: Bool], work: Duration) {
     let paths = files.withLock { Set($0.keys).union([file.path]).sorted() }
     var locks: [FileLock] = []
     defer { for lock in locks { lock.unlock() } }
@@ -123,7 +123,7 @@ final class DefaultsSynchronizer: Sendable {
       contentsOfPath[path] = .some(bytes)
     }
     let before = contentsOfPath[file.path] ?? nil
-    let (written, synchronized, duration) = files.withLock { files in
+    let (written, synchronized, work) = files.withLock { files in
       for (path, opened) in files
       where contentsOfPath[path] == nil
         && opened.keys.values.contains(where: \.hasChanges)
@@ -144,9 +144,8 @@ final class DefaultsSynchronizer: Sendable {
         }
       }
       let written = keys.changesToWrite(over: before)
-      let start = ContinuousClock.now
-      let synchronized = keys.store.base.synchronize()
-      return (written, synchronized, ContinuousClock.now - start)
+      let (synchronized, work) = measuringProcessorTime { keys.store.base.synchronize() }
+      return (written, synchronized, work)
     }
     let after = try file.contents()
     // Foundation's result covers every store of the process: whether this one was
@@ -154,7 +153,7 @@ final class DefaultsSynchronizer: Sendable {
     if !synchronized, after == before, let reason = file.reasonItCannotBeWritten() {
       throw AppStorageError.notSaved(path: file.path, reason: reason)
     }
-    return (after, written, duration)
+    return (after, written, work)
   }
 
   /// Why a store cannot be read, if it cannot, given what reading its file found: the error
