@@ -101,6 +101,13 @@ import Testing
       #expect("\($settings.saveError.map { "\($0)" } ?? "")".contains("cannot be read"))
       var info = stat()
       #expect(lstat(url.path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+
+      // NB: The failed change is made again once the FIFO is gone, rather than at exit, once
+      //     the directory is removed.
+      try FileManager.default.removeItem(at: url)
+      storage.flushPendingWritesAndWait()
+      #expect($settings.saveError == nil)
+      #expect(try Data(contentsOf: url).isEmpty == false)
     }
   }
 
@@ -117,6 +124,13 @@ import Testing
       #expect(settings.isOn)
       #expect(fileText(url.appendingPathComponent("inside.txt")) == "keep me")
       #expect(try temporaryFiles(in: directory) == [])
+
+      // NB: The failed change is made again once the directory is gone, rather than at exit,
+      //     once the test's directory is removed.
+      try FileManager.default.removeItem(at: url)
+      storage.flushPendingWritesAndWait()
+      #expect($settings.saveError == nil)
+      #expect(try Data(contentsOf: url).isEmpty == false)
     }
   }
 
