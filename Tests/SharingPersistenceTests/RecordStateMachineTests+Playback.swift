@@ -336,6 +336,16 @@ extension RecordStateMachineTests {
     #expect(record.machine.pending != nil)
   }
 
+  /// The shared values start from their default, which is what no value gives: delivered, the
+  /// read could reach them after a change made meanwhile, and the write would then carry the
+  /// default (a PostgreSQL probe's first change was written as 0).
+  @Test mutating func aFirstReadFindingNothingDeliversNothing() throws {
+    record = MachineUnderTest(writesQuietChangesAtOnce: false, loaded: nil)
+    let read = try record.subscribe()
+    #expect(names(record.read(read, finding: nil)) == [])
+    #expect(names(record.save("12", .immediate)) == ["registerPending", "write 12"])
+  }
+
   @Test mutating func aStoreLostDuringAReadIsReadAgainOnceItEndedSoThatTheLossIsDelivered()
     throws
   {

@@ -47,11 +47,14 @@ import Testing
     let table = try await TestTable()
     try await table.withDatabase {
       @Shared(.postgres("count")) var count = 0
+      let key: PostgresKey<Int> = .postgres("count")
       let run = await Probe.finish(try Probe.start("set", table, ["count", "42"]))
       #expect(run.status == 0, "\(run.errors)")
-      await eventually("the other process's value", { "holding \(count), \(status($count))" }) {
-        count == 42
+      let state = {
+        "holding \(count), \(status($count)); stored \(table.storedRow("count")); record: "
+          + "\(key.row.stateDescription); listener: \(key.database.store.listenerDescription)"
       }
+      await eventually("the other process's value", state) { count == 42 }
     }
   }
 
@@ -74,8 +77,9 @@ import Testing
       let run = await Probe.finish(try Probe.start("set-two", table, ["first", "second", "7"]))
       #expect(run.status == 0, "\(run.errors)")
       let state = {
-        "holding \(first), \(second); stored \(String(describing: try? table.storedJSON("first"))); "
-          + "first's record: \(firstKey.row.stateDescription)"
+        "holding \(first), \(second); stored \(table.storedRow("first")); first's record: "
+          + "\(firstKey.row.stateDescription); listener: "
+          + firstKey.database.store.listenerDescription
       }
       await eventually("the values", state) {
         first == 7 && second == 7

@@ -92,6 +92,14 @@ struct TestTable {
     let text = try cluster.psql("SELECT value::text FROM \(name) WHERE key = '\(key)'")
     return text.isEmpty ? nil : text
   }
+
+  /// The JSON and the version of the row of `key`, for a failure message.
+  func storedRow(_ key: String) -> String {
+    let row = try? cluster.psql(
+      "SELECT value::text || ', version ' || version FROM \(name) WHERE key = '\(key)'"
+    )
+    return row.map { $0.isEmpty ? "no row" : $0 } ?? "unreadable"
+  }
 }
 
 /// Runs the `PostgresProbe` executable that `swift test` builds next to the test bundle.

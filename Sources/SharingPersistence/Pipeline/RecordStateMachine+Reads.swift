@@ -137,8 +137,12 @@ extension RecordStateMachine {
       isDelivering = true
       return [.deliver(.failure(error))]
     case .success(let snapshot)
-    where snapshot.contents == nil && knownHoldsNoValue && !isUnreadable && !deliversKnown:
-      // No value then, no value now: the value did not change (a file created empty).
+    where snapshot.contents == nil && (knownHoldsNoValue || known == nil) && !isUnreadable
+      && !deliversKnown:
+      // No value then, no value now: the value did not change (a file created empty). Nor
+      // did it if nothing was known: the shared values started from their default, which is
+      // what no value gives. Delivered, the default could reach them after a change made
+      // meanwhile, which a write would then not carry.
       know(snapshot)
       return readAgainIfAsked() + releaseIfUnused()
     case .success(let snapshot):

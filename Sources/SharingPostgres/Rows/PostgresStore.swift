@@ -63,6 +63,9 @@ final class PostgresStore: Sendable {
   /// The number of rows this process keeps a record of.
   var rowCount: Int { rows.count }
 
+  /// The listening connection's state, for a test's failure message.
+  var listenerDescription: String { listener.stateDescription }
+
   /// Waits until every notification received so far is handled.
   func waitForPlayback() {
     listener.waitForNotifications()

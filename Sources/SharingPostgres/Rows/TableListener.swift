@@ -84,6 +84,14 @@ final class TableListener: Sendable {
     return Watch(listener: self, key: key, bucket: bucket, id: id)
   }
 
+  /// Whether the connection listens, and to which buckets, for a test's failure message.
+  var stateDescription: String {
+    state.withLock { state in
+      "listening: \(state.isListening), heard: \(state.heard.sorted()), watched: "
+        + "\(state.keysInBucket.keys.sorted())"
+    }
+  }
+
   /// Waits until every notification received so far is handled.
   func waitForNotifications() {
     queue.sync {}
