@@ -185,9 +185,9 @@ final class DefaultsKeys: Sendable {
     }
   }
 
-  /// The store was synchronized with its file, in `work` of processor time, and the file holds `contents`
-  /// (`nil`: none), with the changes `written` (unless made again since). Returns the
-  /// subscriptions whose value changed, or which saw the file unreadable.
+  /// The store was synchronized with its file, in `work` of processor time, and the file
+  /// holds `contents` (`nil`: none), with the changes `written` (unless made again since).
+  /// Returns the subscriptions whose value changed, or which saw the file unreadable.
   ///
   /// Only the keys whose bytes in the file changed are read, unless the file's format does
   /// not tell.
