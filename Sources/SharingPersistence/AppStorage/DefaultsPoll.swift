@@ -2,9 +2,9 @@ import Foundation
 import SharingDependencies
 
 /// Compares the subscribed keys of a store with what they saw, every 50 milliseconds (less
-/// often for a large store) until stopped, to tell them of changes made through another store object of the process
-/// (`UserDefaults.standard.set(…)`), which Foundation tells nobody; then writes the store,
-/// as it writes the changes made through the package.
+/// often for a large store) until stopped, to tell them of changes made through another
+/// store object of the process (`UserDefaults.standard.set(…)`), which Foundation tells
+/// nobody; then writes the store, as it writes the changes made through the package.
 ///
 /// Only small values are compared: reading a large one takes Foundation long. A large value
 /// changed so is told when the store is next written.
