@@ -6,10 +6,15 @@ import SharingPersistence
 /// A PostgreSQL server reached through libpq: a bounded pool of connections for statements,
 /// and one more, owned by a ``Listener``, for notifications.
 ///
-/// Every call is at most two round trips, each one libpq pipeline: a write is the upsert and
-/// its commit, then, in a transaction of its own, the notification of the processes that
-/// listen to its key's bucket, if any other does; a transaction locks the row in one, and
-/// writes, commits and notifies in the other.
+/// Every call is at most two round trips, each one libpq pipeline. A write is one
+/// transaction, which looks for the listening connections of other processes before it
+/// commits (see ``TableSQL/heard(_:besides:)``); only if it finds one does a second round trip
+/// notify them, in a transaction of its own. A transaction locks the row in one round trip,
+/// and writes, commits and notifies in the other, looking for listeners after its commit:
+/// holding the lock that registrations wait for across a round trip and the transaction's
+/// body would make them, and the writes queued behind them, wait as long. Both orders keep a
+/// process that starts listening from missing the change: a registration either is seen by
+/// the look for listeners, or reads the row again after the change committed.
 final class ServerBackend: PostgresBackend {
   let configuration: PostgresDatabase.Configuration
   let sql: TableSQL
@@ -44,16 +49,20 @@ final class ServerBackend: PostgresBackend {
 
   func write(_ key: String, json: Data, keepsAside: Bool) throws -> Int64 {
     try StoredRow.check(key: key, json: json)
-    return try notifying(key) { connection, notify in
+    let listener = listenerID.withLock { $0 }
+    return try notifying(key) { connection, notify, atOnce in
       let results = try connection.runRollingBack([
-        Statement("BEGIN"), sql.writer(timeout: configuration.timeout),
+        TableSQL.begin, sql.writer(timeout: configuration.timeout),
         Statement(
           keepsAside ? sql.upsertKeepingAside : sql.upsert,
           [key, String(decoding: json, as: UTF8.self)]
         ),
-        Statement("COMMIT"), notify,
+        sql.heard(key, besides: listener), Statement("COMMIT"),
       ])
-      return (try Self.version(results[2].first?.first), Self.isHeard(results[4]))
+      let version = try Self.version(results[2].first?.first)
+      let isHeard = results[3].first?.first == "t"
+      guard isHeard, atOnce else { return (version, isHeard) }
+      return (version, Self.isHeard(try connection.run([notify])[0]))
     }
   }
 
@@ -64,7 +73,7 @@ final class ServerBackend: PostgresBackend {
     willCommit: (Int64) -> Void
   ) throws -> Int64 {
     try StoredRow.check(key: key, json: missing)
-    return try notifying(key) { connection, notify in
+    return try notifying(key) { connection, notify, _ in
       do {
         let locked = try connection.run([
           Statement("BEGIN"), sql.writer(timeout: configuration.timeout),
@@ -91,18 +100,21 @@ final class ServerBackend: PostgresBackend {
   }
 
   /// Runs a write on a pooled connection, handing it the statement that notifies the other
-  /// processes watching `key`'s bucket once it committed: at once, or, if this process
-  /// notified less than ``HintBatch/interval`` ago, with the others of the interval (see
-  /// ``HintBatch``). The write returns its version and whether other processes watch the key.
+  /// processes watching `key`'s bucket once it committed: at once (`atOnce`), or, if this
+  /// process notified less than ``HintBatch/interval`` ago, with the others of the interval
+  /// (see ``HintBatch``), the statement then only counting them. The write returns its
+  /// version and whether other processes watch the key.
   private func notifying(
     _ key: String,
-    _ write: (Connection, _ notify: Statement) throws -> (version: Int64, isHeard: Bool)
+    _ write: (Connection, _ notify: Statement, _ atOnce: Bool) throws -> (
+      version: Int64, isHeard: Bool
+    )
   ) throws -> Int64 {
     let atOnce = hints.withLock { $0.claimAtOnce(now: .now) }
     let notify = sql.notify([key], atOnce: atOnce, listener: listenerID.withLock { $0 })
     let written: (version: Int64, isHeard: Bool)
     do {
-      written = try withConnection { try write($0, notify) }
+      written = try withConnection { try write($0, notify, atOnce) }
     } catch {
       if atOnce { hints.withLock { $0.claimEnded(notified: false, now: .now) } }
       throw error

@@ -1,6 +1,7 @@
 extension TableSQL {
-  /// Marks a trigger function of the current schema, in its comment.
-  static let schemaVersion = "SharingPostgres schema 3"
+  /// Marks a trigger function of the current schema, in its comment. A table of an older
+  /// schema is brought up to date by ``setUp``, its rows kept.
+  static let schemaVersion = "SharingPostgres schema 4"
 
   /// Whether the table is ready: its triggers are there and its function is of the current
   /// schema. `$1`: the table; `$2`: the function.
@@ -43,6 +44,7 @@ extension TableSQL {
       Statement(triggerFunction),
       Statement("COMMENT ON FUNCTION \(function)() IS '\(Self.schemaVersion)'"),
       Statement(listenFunctionDefinition),
+      Statement(heardFunctionDefinition),
       Statement(notifyFunctionDefinition),
       Statement(besideTheTable),
       Statement("DROP TRIGGER IF EXISTS sharing_stamp ON \(quoted)"),
@@ -93,6 +95,9 @@ extension TableSQL {
   /// Makes the listening connection that calls it listen to exactly the channels of
   /// `buckets`, and records them as its own in the table of listeners, forgetting listeners
   /// whose connection is gone. Returns the connection's process ID.
+  ///
+  /// It first takes, exclusive and in order, the locks of the buckets it records anew, which
+  /// writes take shared (see ``heard(_:besides:)``): the writes in flight commit before it.
   private var listenFunctionDefinition: String {
     """
     CREATE OR REPLACE FUNCTION \(listenFunction)(buckets int[]) RETURNS int LANGUAGE plpgsql
@@ -101,7 +106,16 @@ extension TableSQL {
       wanted text[] := ARRAY(SELECT '\(channelPrefix)' || bucket FROM unnest(buckets) AS bucket);
       heard text[] := ARRAY(SELECT pg_listening_channels());
       channel text;
+      lock_key int;
     BEGIN
+      FOREACH lock_key IN ARRAY ARRAY(
+        SELECT DISTINCT \(lockKey(of: "asked.bucket")) FROM unnest(buckets) AS asked(bucket)
+        WHERE NOT EXISTS (SELECT FROM \(unqualifiedListeners) AS mine
+          WHERE mine.pid = pg_backend_pid() AND mine.bucket = asked.bucket)
+        ORDER BY 1)
+      LOOP
+        PERFORM pg_advisory_xact_lock(\(Self.lockClass), lock_key);
+      END LOOP;
       FOREACH channel IN ARRAY heard LOOP
         IF starts_with(channel, '\(channelPrefix)') AND channel <> ALL (wanted) THEN
           EXECUTE format('UNLISTEN %I', channel);
@@ -119,6 +133,26 @@ extension TableSQL {
       SELECT bucket, pg_backend_pid() FROM unnest(buckets) AS bucket
       ON CONFLICT DO NOTHING;
       RETURN pg_backend_pid();
+    END
+    $body$
+    """
+  }
+
+  /// Takes the lock of a bucket, shared, then says whether a listener other than `listener`
+  /// is registered for it, in a query of its own, whose snapshot is taken after the lock is
+  /// granted (see ``heard(_:besides:)``).
+  private var heardFunctionDefinition: String {
+    """
+    CREATE OR REPLACE FUNCTION \(heardFunction)(written_bucket int, listener int)
+    RETURNS boolean LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+    AS $body$
+    DECLARE
+      is_heard boolean;
+    BEGIN
+      PERFORM pg_advisory_xact_lock_shared(\(Self.lockClass), \(lockKey(of: "written_bucket")));
+      SELECT EXISTS (SELECT FROM \(unqualifiedListeners) AS other
+        WHERE other.bucket = written_bucket AND other.pid <> listener) INTO is_heard;
+      RETURN is_heard;
     END
     $body$
     """
@@ -153,8 +187,8 @@ extension TableSQL {
     """
   }
 
-  /// Creates the table of listeners in the table's schema, and gives the two functions that
-  /// schema as their search path, so that they find both tables whatever the caller's is.
+  /// Creates the table of listeners in the table's schema, and gives the functions that schema
+  /// as their search path, so that they find both tables whatever the caller's is.
   private var besideTheTable: String {
     """
     DO $do$
@@ -165,6 +199,8 @@ extension TableSQL {
       EXECUTE format('CREATE TABLE IF NOT EXISTS %s.\(unqualifiedListeners) (
         bucket int NOT NULL, pid int NOT NULL, PRIMARY KEY (bucket, pid))', schema);
       EXECUTE format('ALTER FUNCTION \(listenFunction)(int[]) SET search_path = %s, pg_temp',
+        schema);
+      EXECUTE format('ALTER FUNCTION \(heardFunction)(int, int) SET search_path = %s, pg_temp',
         schema);
       EXECUTE format(
         'ALTER FUNCTION \(notifyFunction)(text[], boolean, int) SET search_path = %s, pg_temp',

@@ -5,20 +5,22 @@ import Foundation
 ///
 /// Every write draws the row's version from the table's sequence, so that a version is never
 /// used twice, even by a row deleted and inserted again. This package's writes say who they
-/// are (`sharing.writer`), stamp the row themselves, and, once committed, notify the key's
-/// bucket channel only if a process other than this one listens to it (`<table>_notify`); a
-/// writer in plain SQL has the table's trigger stamp the row and notify. See
-/// <doc:RunningOnManyMachines>.
+/// are (`sharing.writer`), stamp the row themselves, and look for a process other than this
+/// one listening to the key's bucket, a plain write before it commits
+/// (``heard(_:besides:)``), a transaction after: only if there is one do they notify the
+/// bucket's channel, once committed (`<table>_notify`). A writer in plain SQL has the table's
+/// trigger stamp the row and notify. See <doc:RunningOnManyMachines>.
 struct TableSQL: Sendable {
   /// The table, as given: `name` or `schema.name`.
   let table: String
   let quoted: String
   /// The trigger function, the sequence, the table of listeners, and the functions that
-  /// register listeners and notify them, each quoted, beside the table.
+  /// register listeners, look for them and notify them, each quoted, beside the table.
   let function: String
   let sequence: String
   let listeners: String
   let listenFunction: String
+  let heardFunction: String
   let notifyFunction: String
   /// The unqualified names of the table and of its table of listeners, quoted, as the
   /// functions see them: their search path is the table's schema.
@@ -49,6 +51,7 @@ struct TableSQL: Sendable {
     sequence = named("_versions")
     listeners = named("_listeners")
     listenFunction = named("_listen")
+    heardFunction = named("_heard")
     notifyFunction = named("_notify")
     unqualified = "\"\(name)\""
     unqualifiedListeners = "\"\(name)_listeners\""
@@ -60,6 +63,53 @@ struct TableSQL: Sendable {
   /// The SQL of the bucket of a key given as SQL text (see ``KeyBuckets``).
   static func bucket(of key: String) -> String {
     "(('x' || left(md5(convert_to(\(key), 'UTF8')), 8))::bit(32)::int & \(KeyBuckets.count - 1))"
+  }
+
+  /// The first key of the advisory locks that order this package's writes against the
+  /// registration of listeners, in PostgreSQL's two-key form (`pg_advisory_xact_lock(int,
+  /// int)`): `0x53685067` (1399345255), "ShPg" in ASCII. The second key is ``lockKey(of:)``.
+  /// Documented in <doc:RunningOnManyMachines>, so that an application's own advisory locks
+  /// keep clear of it.
+  static let lockClass: Int32 = 0x5368_5067
+
+  /// How many locks a table's 1,024 buckets share, a bucket's being its number modulo this: a
+  /// registration takes at most this many, the default `max_locks_per_transaction`, so that
+  /// processes registering every bucket at once do not fill the server's lock table.
+  static let lockStripes = 64
+
+  /// The SQL of the second key of the lock of a bucket given as SQL, in the table's functions:
+  /// the table's OID modulo 2²⁵, times ``lockStripes``, plus the bucket's stripe, so that the
+  /// tables of a database lock apart.
+  func lockKey(of bucket: String) -> String {
+    "(('\(unqualified)'::regclass::oid::bigint % 33554432) * \(Self.lockStripes)"
+      + " + (\(bucket)) % \(Self.lockStripes))::int"
+  }
+
+  /// Opens a plain write's transaction. Read committed, whatever the server's default: the
+  /// query of ``heard(_:besides:)`` must see the registrations committed before its lock.
+  static let begin = Statement("BEGIN ISOLATION LEVEL READ COMMITTED")
+
+  /// In a write's transaction, after it wrote the row of `key`, just before its commit: takes
+  /// the lock of the key's bucket, shared, until the transaction ends, then says whether the
+  /// listening connection of a process other than this one (`listener`, its server process
+  /// ID) is registered for the bucket; if one is, the write notifies it once committed.
+  ///
+  /// A registration takes the same lock, exclusive, before recording its buckets, and the
+  /// registering process reads the rows of its new buckets once it committed. So either the
+  /// write locks first, the registration commits after the write, and the reading finds the
+  /// value written; or the write locks after the registration committed, and its query,
+  /// whose snapshot is taken once the lock is granted (a query of its own in a volatile
+  /// function, in a read committed transaction), finds the listener, whose `LISTEN` is in
+  /// force by then. Writes share the lock, and take it once they hold their row, with nothing
+  /// left to wait for but their commit: a registration waits only for commits in flight, and
+  /// the writes queued behind it wait for no one else, so no waits close a cycle. The lock is
+  /// held from the end of the write's statements to its commit, on the server, without a
+  /// round trip between.
+  func heard(_ key: String, besides listener: Int32?) -> Statement {
+    Statement(
+      "SELECT \(heardFunction)($1::int, $2::int)",
+      ["\(KeyBuckets.bucket(of: key))", "\(listener ?? 0)"]
+    )
   }
 
   /// `$1`: the key.

@@ -27,6 +27,7 @@ public final class Relay: Sendable {
     var links: [Int: Link] = [:]
     var nextLink = 0
     var turns = 0
+    var sent: [UInt8]?
   }
 
   /// Where the relay forwards to: a Unix socket or a TCP port on 127.0.0.1.
@@ -85,6 +86,19 @@ public final class Relay: Sendable {
   /// every connection.
   public var roundTrips: Int {
     state.withLock(\.turns)
+  }
+
+  /// Starts keeping what clients send, over every connection, for ``sent``; forgets what was
+  /// kept before.
+  public func startRecording() {
+    state.withLock { $0.sent = [] }
+  }
+
+  /// What clients sent since ``startRecording()``, as text: the SQL of their statements
+  /// among the bytes of the protocol's messages, each byte below a space read as a space.
+  public var sent: String {
+    let bytes = state.withLock { $0.sent ?? [] }
+    return String(decoding: bytes.map { max($0, 0x20) }, as: UTF8.self)
   }
 
   /// Closes every connection through the relay, as a server restarting or a network cut
@@ -184,6 +198,10 @@ public final class Relay: Sendable {
   fileprivate func countTurn() {
     state.withLock { $0.turns += 1 }
   }
+
+  fileprivate func record(_ bytes: ArraySlice<UInt8>) {
+    state.withLock { $0.sent?.append(contentsOf: bytes) }
+  }
 }
 
 /// One client's connection through the relay.
@@ -259,6 +277,7 @@ private final class Link: Sendable {
         return fromClient && !spoke
       }
       if turned { relay.countTurn() }
+      if fromClient { relay.record(buffer[..<count]) }
       pipe.put(Array(buffer[..<count]), due: .now + relay.settings().delay)
     }
     cut()
