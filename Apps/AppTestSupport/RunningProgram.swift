@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 public import Testing
 
 /// A program started by ``Program/start(_:in:environment:isUnprivileged:)``.
@@ -101,7 +102,7 @@ public final class RunningProgram {
   ) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while !condition() {
-      let hasExited = !process.isRunning
+      let hasExited = process.end != nil
       // NB: Output written just before exiting is in the file once the process has exited.
       if hasExited, condition() { return true }
       guard !hasExited, ContinuousClock.now < deadline else {
@@ -132,7 +133,16 @@ public final class RunningProgram {
     sourceLocation: SourceLocation = #_sourceLocation
   ) async -> ProgramRun {
     let deadline = ContinuousClock.now + timeout
-    while process.isRunning {
+    while true {
+      if let end = process.end {
+        closeInput()
+        return ProgramRun(
+          status: end.status,
+          isSignalled: end.isSignalled,
+          output: output,
+          errorOutput: errorOutput
+        )
+      }
       guard ContinuousClock.now < deadline else {
         Issue.record("The program did not exit in time", sourceLocation: sourceLocation)
         killAndWaitBriefly()
@@ -140,27 +150,18 @@ public final class RunningProgram {
       }
       try? await Task.sleep(for: .milliseconds(10))
     }
-    closeInput()
-    return ProgramRun(
-      status: process.terminationStatus,
-      isSignalled: process.terminationReason == .uncaughtSignal,
-      output: output,
-      errorOutput: errorOutput
-    )
   }
 
   deinit {
     // NB: A test that failed before finishing leaves no program behind.
-    if process.isRunning { killAndWaitBriefly() }
+    if process.end == nil { killAndWaitBriefly() }
   }
 
-  /// Kills the program, and waits a few seconds at most for Foundation to see it exit.
-  // NB: Not 'waitUntilExit()': Foundation once never saw a program of a test exit (while 14
-  //     others started with it did), and that call then spun forever, hanging the whole run.
+  /// Kills the program, and waits a few seconds at most for it to exit.
   private func killAndWaitBriefly() {
     send(SIGKILL)
     let deadline = ContinuousClock.now + .seconds(5)
-    while process.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
+    while process.end == nil, ContinuousClock.now < deadline { usleep(10_000) }
   }
 
   private static func text(of file: URL) -> String {

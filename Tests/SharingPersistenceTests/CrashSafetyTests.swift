@@ -22,7 +22,7 @@ import Testing
         _ = kill(child.process.processIdentifier, SIGKILL)
         let run = await Probe.finish(child)
         try #require(
-          run.status == SIGKILL && child.process.terminationReason == .uncaughtSignal,
+          run.status == SIGKILL && run.isSignalled,
           "kill \(round): the writer exited by itself with status \(run.status): \(run.standardError)"
         )
 
@@ -84,9 +84,9 @@ import Testing
       // NB: Checked first: a probe that timed out may not have been reaped yet.
       try #require(run.status != -1)
       if ending.flushed {
-        #expect(child.process.terminationReason == .exit && run.status == 0, "\(run.standardError)")
+        #expect(!run.isSignalled && run.status == 0, "\(run.standardError)")
       } else {
-        #expect(child.process.terminationReason == .uncaughtSignal && run.status == ending.signal)
+        #expect(run.isSignalled && run.status == ending.signal)
       }
       // NB: Either way the file is whole: the pending value, or the one written before it.
       #expect(fileText(url) == (ending.flushed ? "2" : "1"))
@@ -141,7 +141,7 @@ func waitUntil(
 ) async {
   let deadline = ContinuousClock.now + .seconds(30)
   while !condition() {
-    if !child.process.isRunning {
+    if child.process.end != nil {
       if !orExit {
         Issue.record("The probe exited before \(description)", sourceLocation: sourceLocation)
       }

@@ -7,6 +7,8 @@ enum Probe {
   // NB: Types of this module's own, not TestSupport's: a test file using them needs no import.
   struct Run {
     let status: Int32
+    /// Whether a signal ended the probe, `status` being the signal's number.
+    var isSignalled = false
     let standardError: String
   }
 
@@ -34,7 +36,11 @@ enum Probe {
       Issue.record("PersistenceProbe did not exit in time", sourceLocation: sourceLocation)
       return Run(status: -1, standardError: "")
     }
-    return Run(status: run.status, standardError: run.standardError)
+    return Run(
+      status: run.status,
+      isSignalled: run.end.isSignalled,
+      standardError: run.standardError
+    )
   }
 
   /// Runs the probe to completion.

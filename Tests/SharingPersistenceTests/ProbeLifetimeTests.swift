@@ -26,14 +26,13 @@ import Testing
         ]
         shell.environment = ProbeProgram.environment
         try shell.run()
-        // NB: Not 'waitUntilExit()': Foundation waits for a descriptor the probe inherited.
-        await expectEventually("the shell to exit") { !isRunning(shell.processIdentifier) }
+        // NB: Not 'isRunning': Foundation waits for a descriptor the probe inherited.
+        await expectEventually("the shell to exit") { shell.end != nil }
         let written = fileText(pidFile)?.trimmingCharacters(in: .whitespacesAndNewlines)
         let pid = try #require(written.flatMap { pid_t($0) })
         await expectEventually("the orphaned probe to exit") { !isRunning(pid) }
         // NB: Only while it runs: once reaped, its identifier may be another process's.
         if isRunning(pid) { kill(pid, SIGKILL) }
-        shell.waitUntilExit()
       }
     }
   #endif

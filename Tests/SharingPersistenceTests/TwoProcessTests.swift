@@ -248,7 +248,7 @@ private func takeOddTurns(on turn: Shared<Int>, until last: Int, with other: Pro
     guard odd != last else { return nil }
     let deadline = ContinuousClock.now + .seconds(60)
     while turn.wrappedValue != odd + 1 {
-      guard other.isRunning else { return "The probe exited before its answer to \(odd)" }
+      guard other.end == nil else { return "The probe exited before its answer to \(odd)" }
       guard ContinuousClock.now < deadline else {
         return "Timed out waiting for the answer to \(odd), holding \(turn.wrappedValue)"
       }

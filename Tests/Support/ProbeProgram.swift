@@ -75,25 +75,26 @@ public struct ProbeProcess {
   public func finish(timeout: Duration) async -> ProbeRun? {
     defer { try? FileManager.default.removeItem(at: standardError) }
     let deadline = ContinuousClock.now + timeout
-    while process.isRunning {
+    while true {
+      if let end = process.end {
+        let output = (try? Data(contentsOf: standardError)) ?? Data()
+        return ProbeRun(end: end, standardError: String(decoding: output, as: UTF8.self))
+      }
       guard ContinuousClock.now < deadline else {
         kill(process.processIdentifier, SIGKILL)
         return nil
       }
       try? await Task.sleep(for: .milliseconds(10))
     }
-    let output = (try? Data(contentsOf: standardError)) ?? Data()
-    return ProbeRun(
-      status: process.terminationStatus,
-      standardError: String(decoding: output, as: UTF8.self)
-    )
   }
 }
 
 /// How a ``ProbeProcess`` ended.
 public struct ProbeRun: Sendable {
+  /// How it ended.
+  public let end: ProcessEnd
   /// Its exit status, or the signal that ended it.
-  public let status: Int32
+  public var status: Int32 { end.status }
   /// What it wrote to standard error.
   public let standardError: String
 }

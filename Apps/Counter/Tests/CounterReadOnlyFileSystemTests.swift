@@ -1,5 +1,6 @@
 import AppTestSupport
 import Foundation
+import TestSupport
 import Testing
 
 /// `counter` with its store on a read-only file system, as a user with a read-only home sees it.
@@ -66,7 +67,7 @@ struct ReadOnlyMount {
     process.arguments = arguments
     process.standardError = FileHandle.nullDevice
     guard (try? process.run()) != nil else { return false }
-    process.waitUntilExit()
-    return process.terminationStatus == 0
+    let end = process.waitUntilEnded()
+    return !end.isSignalled && end.status == 0
   }
 }
