@@ -158,6 +158,42 @@ import Testing
     #expect(count == 2)
   }
 
+  /// Foundation reads an unparseable store file as an empty store: the comparison that finds
+  /// changes made through other store objects of the process, when it looks before the
+  /// file's watch, must report the file, not tell the keys they were removed (a shared value
+  /// would go back to its default, and its next write store that).
+  @Test func comparisonOfChangesElsewhereReportsAnUnparseableFileRatherThanRemovedKeys() throws {
+    let (store, file) = try storeWithFile(nil)
+    store.set(2, forKey: "count")
+    store.synchronize()
+    let io = DefaultsIO(
+      keys: DefaultsKeys(store: UserDefaultsBox(base: store), fileError: nil),
+      file: DefaultsFile(path: file.path)
+    )
+    let told = Locked(0)
+    let subscription = io.keys.subscribe(key: "count", writer: ObjectIdentifier(io.keys)) {
+      told.withLock { $0 += 1 }
+    }
+    defer { io.keys.unsubscribe(subscription) }
+    let garbage = Data("not a property list".utf8)
+    let draft = file.appendingPathExtension("new")
+    try garbage.write(to: draft)
+    #expect(rename(draft.path, file.path) == 0)
+    // NB: A store without changes drops its copy, to read the file again when next used.
+    store.synchronize()
+    try #require(store.object(forKey: "count") == nil, "Foundation read the file as a store")
+
+    _ = io.playChangesElsewhere()
+
+    #expect(told.withLock { $0 } == 1)
+    guard case .failure(let error) = io.keys.object(forKey: "count") else {
+      Issue.record("The key was told it holds no value, not that its file cannot be read")
+      return
+    }
+    #expect("\(error)".contains(file.path))
+    #expect(try keptFiles(of: file).map { try Data(contentsOf: $0) } == [garbage])
+  }
+
   /// A value set directly, through a store of the package's, while the file is unparseable
   /// is written even if Foundation's copy of the store, read before, held it already.
   @Test func directSetWhileTheStoreFileIsUnparseableReachesTheDisk() async throws {

@@ -45,6 +45,27 @@ struct DefaultsIO: RecordIO {
     }
   }
 
+  /// Tells the keys whose small value was changed through another store object of the
+  /// process, and writes the store; returns the processor time the comparison took.
+  ///
+  /// Foundation reads a file it cannot parse as an empty store, whose keys all seem removed:
+  /// a change found while the file is so is told as the file's failure, as its watch tells
+  /// it, and nothing is written.
+  func playChangesElsewhere() -> Duration {
+    let (changed, work) = measuringProcessorTime { keys.compareSmallValuesChangedElsewhere() }
+    guard !changed.isEmpty else { return work }
+    if let file,
+      let error = DefaultsSynchronizer.shared.unreadable(file, Result(catching: file.contents))
+    {
+      for onChange in keys.fileFailed(error) { onChange() }
+      return work
+    }
+    for onChange in changed { onChange() }
+    // Written here rather than by the record, which has no change of its own to write.
+    _ = try? write(Data(), keepingAside: nil)
+    return work
+  }
+
   /// Why a change was not written: the file could not be read (and Foundation would read it
   /// as an empty store).
   func refusal(cause: (any Error)?) -> any Error {

@@ -27,10 +27,7 @@ final class DefaultsPoll: Sendable {
 
   private func tick() {
     guard !isStopped.withLock({ $0 }) else { return }
-    let (changed, work) = measuringProcessorTime { io.keys.compareSmallValuesChangedElsewhere() }
-    for onChange in changed { onChange() }
-    // Written here rather than by the record, which has no change of its own to write.
-    if !changed.isEmpty { _ = try? io.write(Data(), keepingAside: nil) }
+    let work = io.playChangesElsewhere()
     self.start(after: max(Self.interval, work * 4))
   }
 
