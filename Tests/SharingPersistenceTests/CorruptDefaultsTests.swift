@@ -194,6 +194,27 @@ import Testing
     #expect(try keptFiles(of: file).map { try Data(contentsOf: $0) } == [garbage])
   }
 
+  /// A synchronization with nothing to write leaves an unparseable file as it is: the keys
+  /// still report it, rather than read Foundation's empty store as their values removed.
+  @Test func synchronizingWithNothingToWriteKeepsAnUnparseableFileReported() throws {
+    let (store, file) = try storeWithFile(Data("not a property list".utf8))
+    let io = DefaultsIO(
+      keys: DefaultsKeys(store: UserDefaultsBox(base: store), fileError: nil),
+      file: DefaultsFile(path: file.path)
+    )
+    let error = try #require(
+      DefaultsSynchronizer.shared.unreadable(io.file, Result(catching: { try io.file?.contents() }))
+    )
+    _ = io.keys.fileFailed(error)
+
+    _ = try io.write(Data(), keepingAside: nil)
+
+    guard case .failure = io.keys.object(forKey: "count") else {
+      Issue.record("The key was told it holds no value, not that its file cannot be read")
+      return
+    }
+  }
+
   /// A value set directly, through a store of the package's, while the file is unparseable
   /// is written even if Foundation's copy of the store, read before, held it already.
   @Test func directSetWhileTheStoreFileIsUnparseableReachesTheDisk() async throws {

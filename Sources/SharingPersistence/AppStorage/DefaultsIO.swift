@@ -18,7 +18,8 @@ struct DefaultsIO: RecordIO {
     return StoredSnapshot(stamp: contents ?? Data(), contents: contents)
   }
 
-  /// Synchronizes the store with its file, and tells the keys whose value the file changed.
+  /// Synchronizes the store with its file, and tells the keys whose value the file changed,
+  /// or that it cannot be read.
   func write(_: Data, keepingAside _: Data?) throws -> Data {
     guard let file else {
       let written = keys.changesToWrite(over: nil)
@@ -27,7 +28,12 @@ struct DefaultsIO: RecordIO {
       return Data()
     }
     let (contents, written, work) = try DefaultsSynchronizer.shared.synchronize(keys, file)
-    for onChange in keys.synchronized(to: contents, in: work, writing: written) { onChange() }
+    // With nothing to write, Foundation leaves a file it cannot parse as it is.
+    if let error = DefaultsSynchronizer.shared.unreadable(file, .success(contents)) {
+      for onChange in keys.fileFailed(error) { onChange() }
+    } else {
+      for onChange in keys.synchronized(to: contents, in: work, writing: written) { onChange() }
+    }
     return contents ?? Data()
   }
 
