@@ -105,16 +105,20 @@ extension Benchmark {
     _ children: [Child],
     starting: () -> Void = {}
   ) throws -> Int {
-    for child in children where child.readLine() != "ready" {
-      throw BenchmarkError("a process could not start")
+    for child in children {
+      guard let line = child.readLine() else {
+        throw BenchmarkError("A process could not start: \(child.failure ?? "it exited").")
+      }
+      guard line == "ready" else { throw BenchmarkError("A process printed '\(line)'.") }
     }
     starting()
     children.forEach { $0.send("go") }
     var total = 0
     for child in children {
-      guard let line = child.readLine(), let count = Int(line) else {
-        throw BenchmarkError("a process failed")
+      guard let line = child.readLine() else {
+        throw BenchmarkError("A process failed: \(child.failure ?? "it printed no count").")
       }
+      guard let count = Int(line) else { throw BenchmarkError("A process printed '\(line)'.") }
       total += count
     }
     return total
