@@ -34,8 +34,11 @@ extension Benchmark {
           addsUp
           ? "nothing lost: each process that failed may have committed its failing change"
           : "NOT EXACT"
-        return "coordinated increments, 4 processes: FAILED, \(failures.count) of 4 stopped "
-          + "early (\(4 * each) asked, \(counts); \(verdict))"
+        let outcome =
+          failures.isEmpty
+          ? "every process finished" : "FAILED, \(failures.count) of 4 stopped early"
+        return "coordinated increments, 4 processes: \(outcome) (\(4 * each) asked, \(counts); "
+          + "\(verdict))"
           + failures.map { "\n  \($0)" }.joined()
       }
       return String(
