@@ -95,6 +95,7 @@ let package = Package(
       name: "PostgresBenchmarks",
       dependencies: [
         "SharingPostgres", "SharingCore", "SharingDependencies", "PostgresTestSupport",
+        "TestSupport",
       ],
       path: "scripts/PostgresBenchmarks"
     ),

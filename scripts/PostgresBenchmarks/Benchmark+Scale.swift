@@ -78,11 +78,12 @@ extension Benchmark {
   }
 
   /// Coordinated changes per second of 4 processes on one key through a relay adding 25 ms
-  /// each way, and round trips per change.
+  /// each way, round trips per change, what the row holds, and whether it holds every change
+  /// made (the timed ones and each process's first).
   static func coordinatedChangesOverASlowNetwork(
     _ cluster: PostgresCluster,
     seconds: Int
-  ) throws -> (rate: Double, roundTrips: Double, stored: String) {
+  ) throws -> (rate: Double, roundTrips: Double, stored: String, addsUp: Bool) {
     let relay = try Relay(to: .loopback(port: cluster.port))
     defer { relay.stop() }
     relay.delay = .milliseconds(25)
@@ -96,7 +97,10 @@ extension Benchmark {
     children.forEach { $0.send("exit") }
     children.forEach { $0.wait() }
     let stored = try cluster.psql("SELECT value FROM coordinated WHERE key = 'count'")
-    return (Double(changes) / Double(seconds), Double(roundTrips) / Double(changes), stored)
+    return (
+      Double(changes) / Double(seconds), Double(roundTrips) / Double(changes), stored,
+      Int(stored) == changes + children.count
+    )
   }
 
   /// Waits until each child says `ready`, tells them all to go, and returns the sum of the
@@ -105,16 +109,20 @@ extension Benchmark {
     _ children: [Child],
     starting: () -> Void = {}
   ) throws -> Int {
-    for child in children where child.readLine() != "ready" {
-      throw BenchmarkError("a process could not start")
+    for child in children {
+      guard let line = child.readLine() else {
+        throw BenchmarkError("A process could not start: \(child.failure ?? "it exited").")
+      }
+      guard line == "ready" else { throw BenchmarkError("A process printed '\(line)'.") }
     }
     starting()
     children.forEach { $0.send("go") }
     var total = 0
     for child in children {
-      guard let line = child.readLine(), let count = Int(line) else {
-        throw BenchmarkError("a process failed")
+      guard let line = child.readLine() else {
+        throw BenchmarkError("A process failed: \(child.failure ?? "it printed no count").")
       }
+      guard let count = Int(line) else { throw BenchmarkError("A process printed '\(line)'.") }
       total += count
     }
     return total

@@ -3,6 +3,7 @@ import PostgresTestSupport
 import SharingCore
 import SharingDependencies
 import SharingPostgres
+import TestSupport
 
 /// The two measurements, each run against processes this executable starts.
 enum Benchmark {
@@ -15,7 +16,9 @@ enum Benchmark {
     each run the given number of `withTransaction { $0 += 1 }` on one coordinated key (two
     round trips: BEGIN, insert if missing, SELECT … FOR UPDATE, draw the version; then UPDATE,
     COMMIT and the notification), all started together; the rate is the total over the wall
-    time from the first start to the last exit, process start-up included.
+    time from the first start to the last exit, process start-up included. Each process counts
+    the increments it made, and stops at the first that fails; the total is checked against
+    the row.
     """
 
   /// Commit-to-playback latencies in milliseconds.
@@ -48,29 +51,17 @@ enum Benchmark {
       return latencies
     }
   }
-
-  /// Increments per second from 4 processes, how many were made, and what the row holds.
-  static func coordinatedIncrements(
-    _ cluster: PostgresCluster,
-    each increments: Int
-  ) throws -> (rate: Double, total: Int, stored: String) {
-    let start = monotonicNanoseconds()
-    let children = try (0..<4).map { _ in
-      try Child(["increment", cluster.connectionString, "increments", "\(increments)"])
-    }
-    children.forEach { $0.wait() }
-    let seconds = Double(monotonicNanoseconds() - start) / 1e9
-    let stored = try cluster.psql("SELECT value FROM increments WHERE key = 'increments'")
-    return (Double(4 * increments) / seconds, 4 * increments, stored)
-  }
 }
 
 /// This executable, run as another process; its standard output is read line by line, and
-/// lines can be written to its standard input.
+/// lines can be written to its standard input. What it writes to standard error is kept in a
+/// file, shown by ``failure`` if it fails.
 final class Child {
   private let process = Process()
   private let output = Pipe()
   private let input = Pipe()
+  private let errors = FileManager.default.temporaryDirectory
+    .appendingPathComponent("sharing-benchmark-\(UUID().uuidString).stderr")
   private var buffer = Data()
 
   init(_ arguments: [String]) throws {
@@ -78,7 +69,17 @@ final class Child {
     process.arguments = arguments
     process.standardOutput = output
     process.standardInput = input
+    guard FileManager.default.createFile(atPath: errors.path, contents: nil) else {
+      throw BenchmarkError("Cannot create \(errors.path).")
+    }
+    let errorFile = try FileHandle(forWritingTo: errors)
+    defer { try? errorFile.close() }
+    process.standardError = errorFile
     try process.run()
+  }
+
+  deinit {
+    try? FileManager.default.removeItem(at: errors)
   }
 
   /// Writes a line to its standard input.
@@ -100,8 +101,21 @@ final class Child {
     }
   }
 
-  func wait() {
-    process.waitUntilExit()
+  /// Waits until it exits, and returns how it ended.
+  @discardableResult
+  func wait() -> ProcessEnd {
+    process.waitUntilEnded()
+  }
+
+  /// Once it ended: `nil` if it exited with status 0, else how it ended and the start of what
+  /// it wrote to standard error.
+  var failure: String? {
+    let end = wait()
+    guard end.isSignalled || end.status != 0 else { return nil }
+    let text = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+    let said = text.split(separator: "\n").prefix(2).joined(separator: " | ")
+    let ending = end.isSignalled ? "killed by signal \(end.status)" : "exit status \(end.status)"
+    return "\(ending)" + (said.isEmpty ? ", nothing on standard error" : ": \(said)")
   }
 }
 
