@@ -86,7 +86,10 @@ public struct PostgresKey<Value: Sendable>: SharedKey {
   ) -> SharedSubscription {
     let cancel = row.subscribe(
       RowRecord.Subscriber(
-        onChange: { [self] result in subscriber.yield(with: result.flatMap(decoded)) },
+        marking: { subscriber.programWriteCount },
+        onChange: { [self] result, decidedAt in
+          subscriber.yield(with: result.flatMap(decoded), decidedAt: decidedAt)
+        },
         onRetry: { subscriber.writeBackFinished($0) }
       )
     )

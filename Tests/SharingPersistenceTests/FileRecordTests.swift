@@ -134,9 +134,13 @@ import Testing
   }
 
   /// A change made while an external one is being played back, before the shared value hears
-  /// of it, ends up both in the file and in the shared value.
-  @Test(arguments: [Duration.zero, .seconds(1)])
-  func changeMadeDuringAPlaybackReachesTheFileAndTheValue(throttle: Duration) {
+  /// of it, ends up both in the file and in the shared value: written at once, or later, by
+  /// the throttle, after the playback reached the shared value.
+  @Test(arguments: [(Duration.zero, false), (.seconds(1), false), (.seconds(1), true)])
+  func changeMadeDuringAPlaybackReachesTheFileAndTheValue(
+    throttle: Duration,
+    throttleWaits: Bool
+  ) {
     // NB: Not the suite's file, which its key holds with the storage's throttle.
     let url = URL(fileURLWithPath: "/virtual/playback.json")
     withDependencies {
@@ -161,6 +165,8 @@ import Testing
       defer { unsubscribe() }
       @Shared(.fileStorage(url, throttle: throttle)) var count = 0
       shared.withLock { $0 = $count }
+      // Written at once: the next change waits for the throttle.
+      if throttleWaits { $count.withLock { $0 = 1 } }
 
       storage.simulateExternalWrite(bytes("7"), to: url)
       scheduler.advance()
@@ -169,6 +175,46 @@ import Testing
       #expect(text(storage.contents(of: url)) == "99")
       #expect(count == 99)
     }
+  }
+
+  /// A change made while an explicit load hands over what it read is newer than it: the
+  /// shared value keeps the change, which is written, rather than taking the value read and
+  /// writing that in its place.
+  @Test func changeMadeWhileALoadIsHandedOverStaysAndIsWritten() async throws {
+    // NB: Not the suite's file, which its key holds with the storage's throttle.
+    let url = URL(fileURLWithPath: "/virtual/reload.json")
+    // Called as the load decodes what it read: after it read, before the value has it.
+    let whileDecoding = Locked<(@Sendable () -> Void)?>(nil)
+    let key: FileStorageKey<Int> = withDependencies {
+      $0.defaultFileStorage = storage
+    } operation: {
+      .fileStorage(
+        url,
+        decode: { data in
+          whileDecoding.withLock { hook in
+            defer { hook = nil }
+            return hook
+          }?()
+          guard let value = Int(String(decoding: data, as: UTF8.self)) else {
+            throw CocoaError(.coderReadCorrupt)
+          }
+          return value
+        },
+        encode: { Data("\($0)".utf8) }
+      )
+    }
+    @Shared(key) var count = 0
+    // Written at once: the next change waits for the throttle.
+    $count.withLock { $0 = 1 }
+    storage.simulateExternalWrite(bytes("7"), to: url)
+    let shared = $count
+    whileDecoding.withLock { $0 = { shared.withLock { $0 = 99 } } }
+
+    try await $count.load()
+    scheduler.advance(by: .seconds(1))
+
+    #expect(count == 99)
+    #expect(text(storage.contents(of: url)) == "99")
   }
 
   /// Saves through the key alone, without a shared value, so nobody watches the file.

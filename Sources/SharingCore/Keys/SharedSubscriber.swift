@@ -4,9 +4,12 @@
 /// A subscriber may be used from any thread, any number of times, until its subscription is
 /// cancelled; after that its yields are ignored.
 public struct SharedSubscriber<Value>: Sendable {
-  private let callback: @Sendable (Result<Value?, any Error>) -> Void
+  /// Called with each result, and the subscribed value's ``programWriteCount`` when the store
+  /// decided to deliver it, if the key tells it.
+  private let callback: @Sendable (Result<Value?, any Error>, _ decidedAt: UInt64?) -> Void
   private let onLoading: @Sendable (Bool) -> Void
   private let writeBack: (@Sendable (Result<Void, any Error>) -> Void)?
+  private let programWrites: (@Sendable () -> UInt64)?
 
   /// Creates a subscriber that calls `callback` with each result a key yields, for example
   /// to unit-test a key's subscription:
@@ -26,18 +29,33 @@ public struct SharedSubscriber<Value>: Sendable {
     callback: @escaping @Sendable (Result<Value?, any Error>) -> Void,
     onLoading: @escaping @Sendable (Bool) -> Void = { _ in }
   ) {
-    self.init(callback: callback, onLoading: onLoading, writeBack: nil)
+    self.callback = { result, _ in callback(result) }
+    self.onLoading = onLoading
+    self.writeBack = nil
+    self.programWrites = nil
   }
 
-  /// A subscriber that is also told how the writes a key makes on its own went.
+  /// A subscriber that is also told how the writes a key makes on its own went, and when
+  /// the store decided what it delivers, counted in the program's writes to the value.
   package init(
-    callback: @escaping @Sendable (Result<Value?, any Error>) -> Void,
+    callback: @escaping @Sendable (Result<Value?, any Error>, _ decidedAt: UInt64?) -> Void,
     onLoading: @escaping @Sendable (Bool) -> Void,
-    writeBack: (@Sendable (Result<Void, any Error>) -> Void)?
+    writeBack: (@Sendable (Result<Void, any Error>) -> Void)?,
+    programWrites: @escaping @Sendable () -> UInt64
   ) {
     self.callback = callback
     self.onLoading = onLoading
     self.writeBack = writeBack
+    self.programWrites = programWrites
+  }
+
+  /// How many writes the program has made to the subscribed value; `nil` if the subscriber
+  /// does not tell.
+  ///
+  /// A store reads it as it decides to deliver a value, with nothing else able to change
+  /// what it decides, and hands it back to ``yield(with:decidedAt:)``.
+  package var programWriteCount: UInt64? {
+    programWrites?()
   }
 
   /// Tells the subscribed value how a write the key made on its own went, as a save would: a
@@ -77,6 +95,13 @@ public struct SharedSubscriber<Value>: Sendable {
   ///
   /// - Parameter result: The result to play back.
   public func yield(with result: Result<Value?, any Error>) {
-    callback(result)
+    callback(result, nil)
+  }
+
+  /// Plays back a result the store decided to deliver when the program had made `decidedAt`
+  /// writes to the value (its ``programWriteCount`` then): a write the program made since is
+  /// newer, and the value keeps it.
+  package func yield(with result: Result<Value?, any Error>, decidedAt: UInt64?) {
+    callback(result, decidedAt)
   }
 }

@@ -115,14 +115,18 @@ final class KeyPersistence<Value: Sendable>: Persistence, @unchecked Sendable {
     // Described by the key, not by 'self': a subscriber the key keeps must not keep the root's
     // part, whose end cancels the subscription.
     let key = self.key
+    let deliver = whileAlive { (persistence, delivery: (Result<Value?, any Error>, UInt64?)) in
+      persistence.finishLoad(delivery.0, resetsToInitialValue: true, decidedAt: delivery.1)
+    }
     let subscription = key.subscribe(
       context: .initialValue(initialValue),
       subscriber: SharedSubscriber(
-        callback: whileAlive { $0.finishLoad($1, resetsToInitialValue: true) },
+        callback: { deliver(($0, $1)) },
         onLoading: whileAlive { persistence, isLoading in
           persistence.updateStatus { $0.isLoading = isLoading }
         },
-        writeBack: whileAlive { $0.finishSave($1) }
+        writeBack: whileAlive { $0.finishSave($1) },
+        programWrites: { [programWrites = root.programWrites] in programWrites?.value ?? 0 }
       )
     )
     state.withLock { $0.subscription = subscription }
@@ -138,7 +142,13 @@ final class KeyPersistence<Value: Sendable>: Persistence, @unchecked Sendable {
     // Continuations are described by the key, not by 'self': a continuation a key keeps must not
     // keep the root's part, whose end cancels the subscription.
     let key = self.key
-    let finishLoad = whileAlive { $0.finishLoad($1, resetsToInitialValue: false) }
+    // Counted before the key reads, not when it decides: a write made from then on stays, and
+    // is saved after the load, which drops no pending change (a playback does, and counts
+    // when it decides).
+    let decidedAt = root.programWrites?.value
+    let finishLoad = whileAlive {
+      $0.finishLoad($1, resetsToInitialValue: false, decidedAt: decidedAt)
+    }
     updateStatus { $0.isLoading = true }
     key.load(
       context: context,
@@ -169,15 +179,21 @@ final class KeyPersistence<Value: Sendable>: Persistence, @unchecked Sendable {
     }
   }
 
-  private func finishLoad(_ result: Result<Value?, any Error>, resetsToInitialValue: Bool) {
+  /// Takes what the store delivers, decided when the program had made `decidedAt` writes to
+  /// the value: a write made since stays (``RootReference/write(fromStore:unlessWrittenSince:)``).
+  private func finishLoad(
+    _ result: Result<Value?, any Error>,
+    resetsToInitialValue: Bool,
+    decidedAt: UInt64?
+  ) {
     // A transaction's result, older than what the store delivers now, is stored first. One
     // that begins later starts from the store, so it is newer: its end delivers it again.
     coordination?.waitForTransaction(on: currentThreadID())
     switch result {
     case .success(let value?):
-      root.write(from: .store) { $0 = value }
+      root.write(fromStore: value, unlessWrittenSince: decidedAt)
     case .success(nil) where resetsToInitialValue:
-      root.write(from: .store) { $0 = initialValue }
+      root.write(fromStore: initialValue, unlessWrittenSince: decidedAt)
     case .success(nil), .failure:
       break
     }

@@ -14,12 +14,16 @@ final class RootReference<Value>: SharedReference, SharedRoot, @unchecked Sendab
   /// Created at the first read: an observer can only register through a read, so writes to
   /// a value nobody has read skip observation entirely.
   private let center = Atomic<Unmanaged<ObservationCenter>?>(nil)
+  /// How many writes the program has made to a persisted value, counted with the lock held:
+  /// see ``write(fromStore:unlessWrittenSince:)``.
+  let programWrites: ProgramWrites?
   /// What the key persisting the value does besides holding it.
   let persistence: (any Persistence<Value>)?
 
   init(value: Value, persistence: (any Persistence<Value>)? = nil) {
     self.value = value
     self.persistence = persistence
+    self.programWrites = persistence == nil ? nil : ProgramWrites()
   }
 
   deinit {
@@ -141,8 +145,24 @@ final class RootReference<Value>: SharedReference, SharedRoot, @unchecked Sendab
       lock.unlock()
       endWrite(from: origin, centerBefore: centerBefore)
     }
+    if origin == .program { programWrites?.count() }
     for tracker in trackers { tracker.snapshotIfNeeded(self, value: value) }
     return try body(&value)
+  }
+
+  /// Takes a value the store delivers, unless the program wrote the value since the store
+  /// decided to deliver it, when ``programWrites`` was `mark` (`nil`: takes it anyway).
+  ///
+  /// A write made since is newer: the value keeps it, and its save writes it to the store,
+  /// rather than reading the delivered value in its place. A write made before was known to
+  /// the store when it decided, or was not yet saved, and is replaced, as a pending change is.
+  func write(fromStore newValue: Value, unlessWrittenSince mark: UInt64?) {
+    guard let mark, let programWrites else { return write(from: .store) { $0 = newValue } }
+    // Checked first without the lock, so that observers are not told of a value left alone.
+    guard programWrites.value == mark else { return }
+    write(from: .store) { value in
+      if programWrites.value == mark { value = newValue }
+    }
   }
 
   /// Tells observers about a write, then the key if the program made it.
@@ -231,4 +251,23 @@ func reportNestedWithLock(on value: String) {
     discarded: make it through the outer body's 'inout' value instead.
     """
   )
+}
+
+/// How many writes the program has made to a persisted value: a store reads it as it decides
+/// to deliver a value, and the value takes the delivery only if no write came since
+/// (``RootReference/write(fromStore:unlessWrittenSince:)``).
+///
+/// An object of its own, so that a store can read it at any time, under its own lock, without
+/// holding the value, whose release there could call back into the store.
+final class ProgramWrites: Sendable {
+  private let counter = Atomic<UInt64>(0)
+
+  /// The number of writes so far.
+  var value: UInt64 { counter.load(ordering: .relaxed) }
+
+  /// Counts a write. Called with the value's lock held, so by one thread at a time: a load
+  /// and a store, not an atomic increment.
+  func count() {
+    counter.store(value &+ 1, ordering: .relaxed)
+  }
 }

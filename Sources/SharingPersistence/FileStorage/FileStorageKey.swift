@@ -91,11 +91,13 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
   ) -> SharedSubscription {
     let cancel = file.subscribe(
       FileRecord.Subscriber(
-        onChange: { result in
+        marking: { subscriber.programWriteCount },
+        onChange: { result, decidedAt in
           subscriber.yield(
             with: result.flatMap {
               decoded($0.contents, writeBack: { subscriber.writeBackFinished($0) })
-            }
+            },
+            decidedAt: decidedAt
           )
         },
         onRetry: { subscriber.writeBackFinished($0) }

@@ -14,17 +14,36 @@ package final class Record<IO: RecordIO>: FlushableRecord {
 
   /// What a key subscribed to the record is told.
   package struct Subscriber: Sendable {
-    /// Told what the store holds after someone else changed it, or why it cannot be read.
-    package let onChange: @Sendable (Result<StoredSnapshot<Stamp>, any Error>) -> Void
+    /// Told what the store holds after someone else changed it, or why it cannot be read,
+    /// with what ``mark`` read when the record decided to tell it.
+    package let onChange: @Sendable (Result<StoredSnapshot<Stamp>, any Error>, UInt64?) -> Void
     /// Told how writing a failed value again went, as no save waits for it.
     package let onRetry: @Sendable (Result<Void, any Error>) -> Void
+    /// Read with the record's lock held as it decides a delivery, so that no change the
+    /// program saves can come between: the subscriber's count of the program's writes
+    /// (`SharedSubscriber.programWriteCount`). It only reads.
+    let mark: (@Sendable () -> UInt64?)?
 
     package init(
       onChange: @escaping @Sendable (Result<StoredSnapshot<Stamp>, any Error>) -> Void,
       onRetry: @escaping @Sendable (Result<Void, any Error>) -> Void
     ) {
+      self.onChange = { result, _ in onChange(result) }
+      self.onRetry = onRetry
+      self.mark = nil
+    }
+
+    /// A subscriber told what `mark` read when each delivery was decided: a shared value
+    /// keeps a write of the program's made since (see
+    /// `SharedSubscriber.yield(with:decidedAt:)`).
+    package init(
+      marking mark: @escaping @Sendable () -> UInt64?,
+      onChange: @escaping @Sendable (Result<StoredSnapshot<Stamp>, any Error>, UInt64?) -> Void,
+      onRetry: @escaping @Sendable (Result<Void, any Error>) -> Void
+    ) {
       self.onChange = onChange
       self.onRetry = onRetry
+      self.mark = mark
     }
   }
 
@@ -225,7 +244,7 @@ package final class Record<IO: RecordIO>: FlushableRecord {
 
   /// The store can no longer be reached, because of `error`.
   package func becameUnreachable(because error: any Error) {
-    run(state.withLock { $0.machine.becameUnreachable(because: error) })
+    run(decide { $0.becameUnreachable(because: error) })
   }
 
   /// The store can be reached again, or for the first time.
@@ -236,8 +255,27 @@ package final class Record<IO: RecordIO>: FlushableRecord {
 
   // MARK: Actions
 
-  /// Performs actions in order, with no lock held.
-  private func run(_ actions: [RecordAction<Stamp>]) {
+  /// Feeds an event that may decide to deliver a value — a read's end, a check before
+  /// writing, the loss of the store — and reads each subscriber's mark if it does, under the
+  /// same lock: a change the program makes after the decision is newer than what is
+  /// delivered, and the shared value keeps it (``Subscriber/mark``).
+  private func decide(
+    _ event: (inout RecordStateMachine<Stamp>) -> [RecordAction<Stamp>]
+  ) -> (actions: [RecordAction<Stamp>], marks: [Int: UInt64]) {
+    state.withLock { state in
+      let actions = event(&state.machine)
+      guard actions.contains(where: \.isDelivery) else { return (actions, [:]) }
+      return (actions, state.subscribers.compactMapValues { $0.mark?() })
+    }
+  }
+
+  private func run(_ decided: (actions: [RecordAction<Stamp>], marks: [Int: UInt64])) {
+    run(decided.actions, marks: decided.marks)
+  }
+
+  /// Performs actions in order, with no lock held; a delivery hands each subscriber its
+  /// mark in `marks`.
+  private func run(_ actions: [RecordAction<Stamp>], marks: [Int: UInt64] = [:]) {
     for action in actions {
       switch action {
       case .write(let ticket):
@@ -247,11 +285,7 @@ package final class Record<IO: RecordIO>: FlushableRecord {
           let read = Result { try io.read() }
           let refusal = io.refusal(cause: read.error)
           let now = scheduler.now()
-          run(
-            state.withLock {
-              $0.machine.checkedBeforeWriting(ticket, read, refusal: refusal, now: now)
-            }
-          )
+          run(decide { $0.checkedBeforeWriting(ticket, read, refusal: refusal, now: now) })
         }
       case .schedule(let delay):
         scheduler.schedule(after: delay) { [self] in
@@ -268,7 +302,7 @@ package final class Record<IO: RecordIO>: FlushableRecord {
       case .discard:
         break
       case .reportRetry(let result):
-        for subscriber in sortedSubscribers() { subscriber.onRetry(result) }
+        for (_, subscriber) in sortedSubscribers() { subscriber.onRetry(result) }
       case .finishFlushes(let flushes):
         for done in flushes { done() }
       case .registerPending:
@@ -284,9 +318,9 @@ package final class Record<IO: RecordIO>: FlushableRecord {
         }?.stop()
       case .read(let ticket):
         let read = Result { try io.read() }
-        run(state.withLock { $0.machine.readEnded(ticket, read) })
+        run(decide { $0.readEnded(ticket, read) })
       case .deliver(let result):
-        for subscriber in sortedSubscribers() { subscriber.onChange(result) }
+        for (id, subscriber) in sortedSubscribers() { subscriber.onChange(result, marks[id]) }
         run(state.withLock { $0.machine.deliveryEnded() })
       case .release:
         onRelease(self)
@@ -335,8 +369,8 @@ package final class Record<IO: RecordIO>: FlushableRecord {
     DispatchQueue.global().async { [self] in run(actions) }
   }
 
-  private func sortedSubscribers() -> [Subscriber] {
-    state.withLock { $0.subscribers.sorted { $0.key < $1.key }.map(\.value) }
+  private func sortedSubscribers() -> [(id: Int, subscriber: Subscriber)] {
+    state.withLock { $0.subscribers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
   }
 }
 

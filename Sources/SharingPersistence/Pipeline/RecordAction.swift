@@ -43,6 +43,11 @@ extension RecordAction {
   var isRead: Bool {
     if case .read = self { true } else { false }
   }
+
+  /// Whether this is a delivery to the subscribers.
+  var isDelivery: Bool {
+    if case .deliver = self { true } else { false }
+  }
 }
 
 /// A change waiting to be written: how to encode it, called only when it is written, and the
