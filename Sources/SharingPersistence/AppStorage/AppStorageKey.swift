@@ -77,8 +77,12 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
       key: key,
       writer: writer,
       onChange: { [self] in
+        // Counted before the store is read: a change the program makes since is newer than
+        // what it holds, and the shared value keeps it.
+        let decidedAt = subscriber.programWriteCount
         subscriber.yield(
-          with: read(default: context.initialValue) { subscriber.writeBackFinished($0) }
+          with: read(default: context.initialValue) { subscriber.writeBackFinished($0) },
+          decidedAt: decidedAt
         )
       },
       onRetry: { subscriber.writeBackFinished($0) }
