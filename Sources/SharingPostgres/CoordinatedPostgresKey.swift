@@ -18,8 +18,11 @@ import SharingPersistence
 /// change throws, the transaction is rolled back. ``/SharingCore/Shared/save()`` has nothing
 /// to write: each change was committed before its `withLock` returned. A change the server
 /// refuses (it cannot be reached, the row cannot be decoded) is not made, in memory either,
-/// and its error is ``/SharingCore/Shared/saveError``; it is not retried. Loading and playback
-/// are as for ``PostgresKey``.
+/// and its error is ``/SharingCore/Shared/saveError``; it is not retried. A change whose
+/// `COMMIT` was sent but never answered (the connection was lost, or the timeout passed) may
+/// have been made: its ``/SharingCore/Shared/saveError`` says so, it is not made again, and
+/// memory takes what the row holds once the server answers. Loading and playback are as for
+/// ``PostgresKey``.
 public struct CoordinatedPostgresKey<Value: Sendable>: CoordinatedSharedKey {
   let base: PostgresKey<Value>
 

@@ -38,6 +38,17 @@ public struct PostgresError: Error, Equatable, CustomStringConvertible, Sendable
   }
 }
 
+extension PostgresError {
+  /// The answer to the commit of a change of `key` was lost (`cause`): it may have been made.
+  static func commitUnanswered(_ key: String, _ cause: PostgresError) -> Self {
+    PostgresError(
+      "The change of '\(key)' may have been committed: the server's answer to its COMMIT was "
+        + "lost (\(cause.message)). It is not made again; the value is read from the row once "
+        + "the server answers."
+    )
+  }
+}
+
 extension Duration {
   /// `2 s`, `500 ms`.
   var formatted: String {

@@ -108,6 +108,39 @@ extension RecordStateMachineTests {
     #expect(try taken(record.save("2", .immediate)).keepingAside == nil)
   }
 
+  /// The store may hold what a transaction whose answer was lost wrote, which no notice
+  /// tells, as a change of the program's own: it is read back and delivered.
+  @Test mutating func aTransactionOfUnknownOutcomeThatWasMadeIsReadBackAndDelivered() throws {
+    try record.watch(finding: "1")
+    record.machine.transactionBegan()
+    record.machine.transactionRead(.success(snapshot("2")))
+    let ended = record.machine.transactionEnded(wrote: nil, outcomeUnknown: true)
+    #expect(names(ended) == ["read"])
+    #expect(names(record.read(try reading(ended), finding: "3")) == ["deliver 3"])
+  }
+
+  /// What the transaction read under its lock never reached the shared values either.
+  @Test mutating func aTransactionOfUnknownOutcomeThatWasNotMadeDeliversWhatItRead() throws {
+    try record.watch(finding: "1")
+    record.machine.transactionBegan()
+    record.machine.transactionRead(.success(snapshot("2")))
+    let ended = record.machine.transactionEnded(wrote: nil, outcomeUnknown: true)
+    #expect(names(record.read(try reading(ended), finding: "2")) == ["deliver 2"])
+  }
+
+  @Test mutating func aTransactionOfUnknownOutcomeIsReadAgainUntilTheStoreCanBeRead() throws {
+    record = MachineUnderTest(retriesAfterDelay: true)
+    try record.watch(finding: "1")
+    record.machine.transactionBegan()
+    record.machine.transactionRead(.success(snapshot("1")))
+    let ended = record.machine.transactionEnded(wrote: nil, outcomeUnknown: true)
+    let failed = record.read(try reading(ended), finding: nil, failing: Denied())
+    #expect(names(failed) == ["deliver error"])
+    #expect(names(record.machine.deliveryEnded()).first?.hasPrefix("retry after") == true)
+    let retried = record.machine.retryTimeCame(now: .seconds(1))
+    #expect(names(record.read(try reading(retried), finding: "2")) == ["deliver 2"])
+  }
+
   // MARK: Release
 
   @Test mutating func theRecordIsReleasedOnceNoHolderWriteOrSubscriberIsLeft() throws {

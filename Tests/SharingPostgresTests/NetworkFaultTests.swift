@@ -125,6 +125,43 @@ import Testing
     }
   }
 
+  /// The connection is cut once the server committed a coordinated change, before its answer
+  /// comes back. The change may have been made, and `saveError` says so; it is not made again;
+  /// and memory takes what the row holds, this process's own commit included, though nothing
+  /// notifies a process of its own commits and nothing else writes.
+  @Test func aCommitWhoseAnswerIsLostIsInDoubtAndMemoryTakesWhatTheRowHolds() async throws {
+    let table = try await TestTable()
+    let relay = try Relay(to: table.cluster)
+    defer { relay.stop() }
+    let database = table.database(table.cluster.connectionString(through: relay))
+    try await withDependencies {
+      $0.defaultPostgresDatabase = database
+    } operation: {
+      @Shared(.postgres("total", .coordinated)) var total = 0
+      await eventually("the first load") { !$total.isLoading }
+      // NB: On a loaded machine a new connection may take longer than the timeout.
+      await eventually("a first change", { status($total) }) {
+        $total.withLock { $0 = 1 }
+        return $total.saveError == nil
+      }
+      // Played back, another's change shows the row heard, and every read of it made.
+      try table.cluster.psql("UPDATE \(table.name) SET value = '5' WHERE key = 'total'")
+      await eventually("playback of another's change") { total == 5 }
+
+      relay.cutConnection(beforeAnswer: "COMMIT")
+      $total.withLock { $0 += 1 }
+      #expect(try table.storedJSON("total") == "6")
+      let error = try #require($total.saveError as? PostgresError)
+      #expect(error.message.contains("may have been committed"), "\(error)")
+      await eventually(
+        "memory to take the row",
+        { "total \(total), row \(table.storedRow("total")), \(status($total))" }
+      ) { total == 6 }
+      #expect(try table.storedJSON("total") == "6")
+      #expect($total.loadError == nil)
+    }
+  }
+
   /// Round trips, counted by the relay: a coordinated change locks the row in one, and
   /// writes and commits in the other; a write of a plain key is one.
   @Test func coordinatedChangeTakesTwoRoundTripsAndAWriteOne() async throws {

@@ -36,7 +36,9 @@ public protocol CoordinatedSharedKey<Value>: SharedKey {
   /// > nothing and rethrow its error unchanged. If the store fails (before `body` is called,
   /// > or after), store nothing and throw: memory is left as it was, and your error is
   /// > exposed as ``Shared/saveError``. `withLock` still returns the result of its body,
-  /// > which it then runs on a copy of the value in memory that is dropped.
+  /// > which it then runs on a copy of the value in memory that is dropped. If the store
+  /// > may have stored the change (its answer was lost), say so in the error, never store it
+  /// > again, and deliver what the store holds to the key's subscribers once it can be read.
   ///
   /// - Parameters:
   ///   - value: The value in memory; on return, the value the store now holds.

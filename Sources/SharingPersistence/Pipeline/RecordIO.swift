@@ -51,8 +51,22 @@ package protocol TransactionalRecordIO: RecordIO {
   ///   - read: Told what was read, with the lock held.
   ///   - change: Returns the contents to write, or `nil` to leave the record as it is.
   /// - Returns: The stamp and contents written, if anything was.
+  /// - Throws: ``TransactionOutcomeUnknown`` if the store may have written: its answer was
+  ///   lost.
   func transaction(
     read: (Result<StoredSnapshot<Stamp>, any Error>) -> Void,
     _ change: (StoredSnapshot<Stamp>) throws -> Data?
   ) throws -> (stamp: Stamp, contents: Data)?
+}
+
+/// Thrown by ``TransactionalRecordIO/transaction(read:_:)`` when the store may have made the
+/// change, its answer lost on the way (a connection cut after a commit was sent): the record
+/// is read again and delivered, whatever it holds, and `error` becomes the change's error.
+package struct TransactionOutcomeUnknown: Error {
+  /// What went wrong, saying that the change may have been made.
+  package let error: any Error
+
+  package init(_ error: any Error) {
+    self.error = error
+  }
 }

@@ -244,10 +244,18 @@ extension RecordStateMachine {
   /// The transaction ended, having written `contents` stamped `stamp` if it wrote anything.
   ///
   /// What it wrote supersedes the pending change, and is read back and delivered if a
-  /// delivery is under way, which may reach the shared values after it.
-  mutating func transactionEnded(wrote: (stamp: Stamp, contents: Data)?) -> [RecordAction<Stamp>] {
+  /// delivery is under way, which may reach the shared values after it. If its outcome is
+  /// unknown (`outcomeUnknown`: the store may hold its change, which the shared values do
+  /// not, and no notice of it may come, as a change of the program's own), the store is read
+  /// back and delivered whatever it holds, once it can be read: never written again, which
+  /// would make the change twice.
+  mutating func transactionEnded(
+    wrote: (stamp: Stamp, contents: Data)?,
+    outcomeUnknown: Bool = false
+  ) -> [RecordAction<Stamp>] {
     isInTransaction = false
     var actions: [RecordAction<Stamp>] = []
+    if outcomeUnknown { actions += readBack() }
     if let wrote {
       (known, knownHoldsNoValue, isUnreadable, undecodable) = (wrote.stamp, false, false, nil)
       actions += forgetFailed()

@@ -45,6 +45,8 @@ protocol PostgresBackend: Sendable {
   ///     if it throws, nothing is written.
   ///   - willCommit: Called with the version written, before the transaction commits.
   /// - Returns: The version written.
+  /// - Throws: ``TransactionOutcomeUnknown`` if the commit was sent and its answer lost: the
+  ///   change may have been made.
   func transaction(
     _ key: String,
     inserting missing: Data,

@@ -10,6 +10,7 @@ import SharingDependencies
 /// relay.delay = .milliseconds(25)   // 50 ms round trips
 /// relay.isStalled = true            // nothing gets through, connections stay open
 /// relay.cutConnections()            // as when the server restarts
+/// relay.cutConnection(beforeAnswer: "COMMIT")   // committed, and the answer lost
 /// ```
 ///
 /// Each connection is two threads per direction: one reads, one writes what is due.
@@ -28,6 +29,8 @@ public final class Relay: Sendable {
     var nextLink = 0
     var turns = 0
     var sent: [UInt8]?
+    /// An answer of the server's whose connection is cut before it passes.
+    var cutBefore: [UInt8]?
   }
 
   /// Where the relay forwards to: a Unix socket or a TCP port on 127.0.0.1.
@@ -109,6 +112,14 @@ public final class Relay: Sendable {
       return Array(state.links.values)
     }
     links.forEach { $0.cut() }
+  }
+
+  /// Cuts the connection on which the server next sends `answer` (a command tag such as
+  /// `COMMIT`, found among the bytes of its messages) before passing those bytes on: the
+  /// server did what it answers and the client never learns it, as when the network fails at
+  /// that moment. Once only; other connections go on.
+  public func cutConnection(beforeAnswer answer: String) {
+    state.withLock { $0.cutBefore = Array(answer.utf8) }
   }
 
   /// Stops listening and cuts every connection.
@@ -199,6 +210,15 @@ public final class Relay: Sendable {
     state.withLock { $0.turns += 1 }
   }
 
+  /// Whether the server's `bytes` hold the answer to cut before, which is then forgotten.
+  fileprivate func cuts(before bytes: ArraySlice<UInt8>) -> Bool {
+    state.withLock { state in
+      guard let answer = state.cutBefore, bytes.firstRange(of: answer) != nil else { return false }
+      state.cutBefore = nil
+      return true
+    }
+  }
+
   fileprivate func record(_ bytes: ArraySlice<UInt8>) {
     state.withLock { $0.sent?.append(contentsOf: bytes) }
   }
@@ -278,6 +298,7 @@ private final class Link: Sendable {
       }
       if turned { relay.countTurn() }
       if fromClient { relay.record(buffer[..<count]) }
+      if !fromClient, relay.cuts(before: buffer[..<count]) { break }
       pipe.put(Array(buffer[..<count]), due: .now + relay.settings().delay)
     }
     cut()
