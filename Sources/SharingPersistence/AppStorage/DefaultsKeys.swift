@@ -127,13 +127,19 @@ final class DefaultsKeys: Sendable {
 
   /// Makes a change directly through the store (`change`, of `key`); returns the
   /// subscriptions to tell.
+  ///
+  /// The key is removed before it is set, as ``store(_:forKey:by:)`` does: Foundation would
+  /// not write a value its copy of the store held already, which the file may not hold.
   func change(
     forKey key: String,
     isRemoval: Bool,
     by change: () -> Void
   ) -> [@Sendable () -> Void] {
     state.withLock { state in
-      ObservedUserDefaults.$isWritingForKey.withValue(true, operation: change)
+      ObservedUserDefaults.$isWritingForKey.withValue(true) {
+        if !isRemoval { store.base.removeObject(forKey: key) }
+        change()
+      }
       state.changed[key] = isRemoval
       state.defaults[key] = nil
       // NB: Until a removal is synchronized, Foundation on Linux reads the key from the file.
