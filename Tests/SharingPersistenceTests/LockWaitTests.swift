@@ -112,21 +112,23 @@ import Testing
       let count = Shared(wrappedValue: 0, .fileStorage(url, .coordinated))
       count.withLock { $0 = 1 }
       let held = try HeldLock(directory.file(".count.json.lock"))
-
-      let change = Task {
-        await withoutHangingOnThreadOfItsOwn("withLock", unblock: held.release) {
-          count.withLock { $0 += 1 }
-        }
+      // NB: The holder makes its change and releases the lock on a thread of its own, as soon
+      //     as the change waits: paced by the task pool, which other tests may keep busy for
+      //     long, it could hold the lock past the wait.
+      let sawTheChangeWait = Locked(false)
+      Thread.detachNewThread {
+        let deadline = ContinuousClock.now + .seconds(60) * ThreadSanitizer.timeScale
+        while held.waiterCount != 1, ContinuousClock.now < deadline { usleep(1_000) }
+        sawTheChangeWait.withLock { $0 = held.waiterCount == 1 }
+        try? bytes("5").write(to: url)
+        held.release()
       }
-      // NB: The change starts on the task pool, which other tests may keep busy for long.
-      await expectEventually(timeout: .seconds(60), "a change waiting for the lock") {
-        held.waiterCount == 1
-      }
-      // NB: The holder's change, made while the other waits.
-      try bytes("5").write(to: url)
-      held.release()
-      await change.value
 
+      await withoutHangingOnThreadOfItsOwn("withLock", unblock: held.release) {
+        count.withLock { $0 += 1 }
+      }
+
+      #expect(sawTheChangeWait.withLock { $0 }, "the change never waited for the lock")
       #expect(count.wrappedValue == 6)
       #expect(fileText(url) == "6")
       #expect(count.saveError == nil)
