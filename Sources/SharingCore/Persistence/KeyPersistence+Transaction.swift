@@ -45,7 +45,8 @@ extension KeyPersistence {
   /// If the store fails, memory is left as it was and the error becomes ``saveError``; if it
   /// failed before running `body`, `body` runs on a copy of the value that is then dropped,
   /// for its result. A store that may have made the change (its answer was lost) says so in
-  /// its error, and delivers what it holds to the key's subscribers. If `body` returns `false` (`withLock`'s body threw), nothing changes.
+  /// its error, and delivers what it holds to the key's subscribers. If `body` returns
+  /// `false` (`withLock`'s body threw), nothing changes.
   func transaction(_ body: (inout Value) -> Bool) {
     // Inside a test's assertion, a write describes the expected value: it goes to the snapshot, as
     // any other write does, and never to the store.
