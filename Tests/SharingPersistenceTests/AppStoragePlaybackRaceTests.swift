@@ -5,8 +5,10 @@ import SharingPersistence
 import Testing
 
 /// A change the program makes while another change of user defaults is being played back is
-/// newer than it: the shared value keeps it, and the store holds it.
-@Suite struct AppStoragePlaybackRaceTests {
+/// newer than it: the shared value keeps it, and the store holds it. A change stored
+/// elsewhere while the program's change is being saved is older than it: both end with the
+/// program's change.
+@Suite(.serialized) struct AppStoragePlaybackRaceTests {
   @Dependency(\.defaultAppStorage) var store
 
   @Test func changeMadeWhileAPlaybackReadsTheStoreStaysAndIsStored() {
@@ -18,22 +20,42 @@ import Testing
     #expect(mode.stored == 99)
     #expect(store.integer(forKey: "mode") == 99)
   }
+
+  @Test func changeStoredElsewhereWhileASaveEncodesLeavesTheValueAndTheStoreAlike() {
+    @Shared(.appStorage("mode")) var mode = Hooked(rawValue: 1)!
+    nonisolated(unsafe) let store = self.store
+    // NB: Stored from inside the save's encoding of 99, before the save stores it.
+    whileEncoding.withLock { $0 = { store.set(7, forKey: "mode") } }
+    $mode.withLock { $0 = Hooked(rawValue: 99)! }
+    #expect(store.integer(forKey: "mode") == 99)
+    #expect(mode.stored == 99)
+  }
 }
 
 /// Called once, by the next value decoded.
 private let whileDecoding = Locked<(@Sendable () -> Void)?>(nil)
 
-/// An integer whose decoding calls ``whileDecoding``.
+/// Called once, by the next value encoded.
+private let whileEncoding = Locked<(@Sendable () -> Void)?>(nil)
+
+/// Takes the hook out of `hook`, so that it runs once.
+private func take(_ hook: Locked<(@Sendable () -> Void)?>) -> (@Sendable () -> Void)? {
+  hook.withLock { hook in
+    defer { hook = nil }
+    return hook
+  }
+}
+
+/// An integer whose decoding calls ``whileDecoding`` and whose encoding ``whileEncoding``.
 private struct Hooked: RawRepresentable, Sendable, Equatable {
   var stored: Int
-  var rawValue: Int { stored }
+  var rawValue: Int {
+    take(whileEncoding)?()
+    return stored
+  }
 
   init?(rawValue: Int) {
-    let hook = whileDecoding.withLock { hook in
-      defer { hook = nil }
-      return hook
-    }
-    hook?()
+    take(whileDecoding)?()
     self.stored = rawValue
   }
 }

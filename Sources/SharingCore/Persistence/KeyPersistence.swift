@@ -285,7 +285,7 @@ final class KeyPersistence<Value: Sendable>: Persistence, @unchecked Sendable {
     let key = self.key
     let (saver, writes) = state.withLock { ($0.saver, $0.writes) }
     guard let saver else { return }
-    let value = root.readUntracked()
+    let root: RootReference<Value> = self.root
     let finishSave = whileAlive { $0.finishSave($1) }
     // A write made while this save runs may have been handed to the key before it, and replaced by
     // this older value: the latest value must be saved last, so save again.
@@ -294,7 +294,7 @@ final class KeyPersistence<Value: Sendable>: Persistence, @unchecked Sendable {
     }
     try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
       saver.save(
-        value,
+        reading: { root.readUntracked() },
         context: .userInitiated,
         continuation: SaveContinuation(String(describing: key)) { result in
           finishSave(result)

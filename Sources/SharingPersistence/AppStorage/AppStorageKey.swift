@@ -77,13 +77,16 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
       key: key,
       writer: writer,
       onChange: { [self] in
-        // Counted before the store is read: a change the program makes since is newer than
-        // what it holds, and the shared value keeps it.
-        let decidedAt = subscriber.programWriteCount
-        subscriber.yield(
-          with: read(default: context.initialValue) { subscriber.writeBackFinished($0) },
-          decidedAt: decidedAt
-        )
+        holder.overlap.withLock { $0.playbackBegan() }
+        repeat {
+          // Counted before the store is read: a change the program makes since is newer than
+          // what it holds, and the shared value keeps it.
+          let decidedAt = subscriber.programWriteCount
+          subscriber.yield(
+            with: read(default: context.initialValue) { subscriber.writeBackFinished($0) },
+            decidedAt: decidedAt
+          )
+        } while holder.overlap.withLock { $0.playbackEnded() }
       },
       onRetry: { subscriber.writeBackFinished($0) }
     )
@@ -93,6 +96,24 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
   /// Writes the value to the store, and the store to disk: soon after a change, at once for
   /// ``/SharingCore/Shared/save()``.
   public func save(_ value: Value, context: SaveContext, continuation: SaveContinuation) {
+    save(reading: { value }, context: context, continuation: continuation)
+  }
+
+  /// Writes the value `value` returns to the store, as ``save(_:context:continuation:)``
+  /// does; a change of the key played back meanwhile is played back again once the value is
+  /// stored (see ``PlaybackOverlap``).
+  public func save(
+    reading value: @escaping @Sendable () -> Value,
+    context: SaveContext,
+    continuation: SaveContinuation
+  ) {
+    holder.overlap.withLock { $0.saveBegan() }
+    store(value(), context: context, continuation: continuation)
+    if holder.overlap.withLock({ $0.saveEnded() }) { record.playBack(key, to: writer) }
+  }
+
+  /// Encodes the value and stores it.
+  private func store(_ value: Value, context: SaveContext, continuation: SaveContinuation) {
     let object: Any?
     do {
       object = try lookup.encode(value)
@@ -145,8 +166,9 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
     if found.isMigrated {
       // Written back at once, so that the value is migrated once, not at every load. A
       // migrated value that cannot be encoded leaves the stored one alone, to be migrated
-      // again at the next load.
-      save(
+      // again at the next load. It stores what the read hands over, so it is no save a
+      // playback could overlap.
+      store(
         found.value,
         context: .userInitiated,
         continuation: SaveContinuation(self.description, callback: writeBack)

@@ -1,5 +1,6 @@
 import Foundation
 import SharingCore
+import SharingDependencies
 
 /// A hold on the record of a user defaults store: the record stays while something holds
 /// it, a write is pending, or a key is subscribed.
@@ -9,6 +10,8 @@ import SharingCore
 /// stores some other way.
 final class DefaultsHolder: Sendable {
   let record: DefaultsRecord
+  /// Whether the holding key's playbacks overlapped its saves.
+  let overlap = Locked(PlaybackOverlap())
 
   init(_ store: UserDefaultsBox) {
     let file = DefaultsFile.of(store.base)

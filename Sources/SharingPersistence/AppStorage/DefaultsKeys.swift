@@ -67,6 +67,13 @@ final class DefaultsKeys: Sendable {
     }
   }
 
+  /// The subscriptions of `writer` to `key`.
+  func subscriptions(to key: String, of writer: ObjectIdentifier) -> [@Sendable () -> Void] {
+    state.withLock { state in
+      state.subscriptions.values.filter { $0.key == key && $0.writer == writer }.map(\.onChange)
+    }
+  }
+
   func unsubscribe(_ id: Int) {
     state.withLock { _ = $0.subscriptions.removeValue(forKey: id) }
   }
