@@ -69,8 +69,7 @@ final class ServerBackend: PostgresBackend {
   func transaction(
     _ key: String,
     inserting missing: Data,
-    _ body: (StoredRow, _ inserted: Bool) throws -> Data,
-    willCommit: (Int64) -> Void
+    _ body: (StoredRow, _ inserted: Bool) throws -> Data
   ) throws -> Int64 {
     try StoredRow.check(key: key, json: missing)
     return try notifying(key) { connection, notify, _ in
@@ -86,7 +85,6 @@ final class ServerBackend: PostgresBackend {
         let version = try Self.version(locked[4].first?.first)
         let json = try body(Self.row(row), !locked[2].isEmpty)
         try StoredRow.check(key: key, json: json)
-        willCommit(version)
         let results: [[[String?]]]
         do {
           results = try connection.run([

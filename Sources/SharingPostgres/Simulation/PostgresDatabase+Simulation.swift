@@ -17,7 +17,7 @@ extension PostgresDatabase {
   /// - Throws: A ``PostgresError`` if the text is not JSON or the stand-in is down.
   public func simulateExternalWrite(json: String, forKey key: String) throws {
     guard let server = inMemoryServer() else { return }
-    try server.simulateWrite(Data(json.utf8), for: key)
+    _ = try server.write(key, json: Data(json.utf8), keepsAside: false)
     store.waitForPlayback()
   }
 
