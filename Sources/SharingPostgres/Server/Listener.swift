@@ -166,7 +166,8 @@ final class Listener: ListenSession {
         isChecking = true
       }
       let wait = (isChecking ? connection.timeout : quiet) - silence
-      guard waitForWake(orSocket: connection.socket, timeout: max(wait, .milliseconds(1))) else {
+      let socket = PQsocket(connection.handle)
+      guard waitForWake(orSocket: socket, timeout: max(wait, .milliseconds(1))) else {
         continue
       }
       guard PQconsumeInput(connection.handle) == 1 else { throw connection.error() }
