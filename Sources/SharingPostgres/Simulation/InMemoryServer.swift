@@ -21,6 +21,13 @@ final class InMemoryServer: PostgresBackend {
   fileprivate struct Listener {
     var buckets: Set<Int>
     let onEvent: @Sendable (ListenEvent) -> Void
+
+    /// Tells the listener that the server is down, or that it listens to its buckets.
+    func connected(isDown: Bool, afterLoss: Bool) {
+      guard !isDown else { return onEvent(.lost(State.refused)) }
+      onEvent(.listened(buckets: buckets))
+      onEvent(.listening(afterLoss: afterLoss))
+    }
   }
 
   private let state = Locked(State())
@@ -65,18 +72,13 @@ final class InMemoryServer: PostgresBackend {
     to buckets: @escaping @Sendable () -> Set<Int>,
     _ onEvent: @escaping @Sendable (ListenEvent) -> Void
   ) -> any ListenSession {
-    let listened = buckets()
+    let listener = Listener(buckets: buckets(), onEvent: onEvent)
     let (id, isDown) = state.withLock { state in
       defer { state.nextListenerID += 1 }
-      state.listeners[state.nextListenerID] = Listener(buckets: listened, onEvent: onEvent)
+      state.listeners[state.nextListenerID] = listener
       return (state.nextListenerID, state.isDown)
     }
-    if isDown {
-      onEvent(.lost(State.refused))
-    } else {
-      onEvent(.listened(buckets: listened))
-      onEvent(.listening(afterLoss: false))
-    }
+    listener.connected(isDown: isDown, afterLoss: false)
     return Session(server: self, id: id, buckets: buckets)
   }
 
@@ -118,14 +120,7 @@ final class InMemoryServer: PostgresBackend {
       state.isDown = isDown
       return state.listeners.sorted { $0.key < $1.key }.map(\.value)
     }
-    for listener in listeners {
-      if isDown {
-        listener.onEvent(.lost(State.refused))
-      } else {
-        listener.onEvent(.listened(buckets: listener.buckets))
-        listener.onEvent(.listening(afterLoss: true))
-      }
-    }
+    for listener in listeners { listener.connected(isDown: isDown, afterLoss: true) }
   }
 
   /// The rows, for inspection.
