@@ -139,5 +139,5 @@ extension PostgresDatabase: CustomStringConvertible {
 extension PostgresDatabase {
   /// The number of rows this process keeps a record of: those a key holds, or with a write
   /// to make.
-  package var rowRecordCount: Int { store.rowCount }
+  package var rowRecordCount: Int { store.rows.count }
 }

@@ -12,7 +12,8 @@ public struct PostgresError: Error, Equatable, CustomStringConvertible, Sendable
   public let sqlState: String?
 
   init(_ message: String, sqlState: String? = nil) {
-    self.message = message.trimmingTrailingNewlines
+    // libpq's messages end with a line break.
+    self.message = String(message.reversed().drop(while: \.isNewline).reversed())
     self.sqlState = sqlState
   }
 
@@ -54,13 +55,5 @@ extension Duration {
   var formatted: String {
     let milliseconds = Int(self / .milliseconds(1))
     return milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(milliseconds) ms"
-  }
-}
-
-extension String {
-  fileprivate var trimmingTrailingNewlines: String {
-    var trimmed = Substring(self)
-    while trimmed.last?.isNewline == true { trimmed.removeLast() }
-    return String(trimmed)
   }
 }

@@ -52,7 +52,7 @@ import Testing
       #expect(run.status == 0, "\(run.errors)")
       let state = {
         "holding \(count), \(status($count)); stored \(table.storedRow("count")); record: "
-          + "\(key.row.stateDescription); listener: \(key.database.store.listenerDescription)"
+          + "\(key.row.stateDescription); listener: \(key.database.store.listener.stateDescription)"
       }
       await eventually("the other process's value", state) { count == 42 }
     }
@@ -79,7 +79,7 @@ import Testing
       let state = {
         "holding \(first), \(second); stored \(table.storedRow("first")); first's record: "
           + "\(firstKey.row.stateDescription); listener: "
-          + firstKey.database.store.listenerDescription
+          + firstKey.database.store.listener.stateDescription
       }
       await eventually("the values", state) {
         first == 7 && second == 7

@@ -115,7 +115,7 @@ import Testing
       let state = {
         "holding \(count), load error: \(String(describing: $count.loadError)); stored "
           + "\(table.storedRow("count")); record: \(reader.row.stateDescription); listener: "
-          + reader.database.store.listenerDescription
+          + reader.database.store.listener.stateDescription
       }
       await eventually("the value written", state) { count == 2 }
     }

@@ -9,8 +9,10 @@ final class PostgresStore: Sendable {
   let scheduler: any WriteScheduler
   let throttle: Duration
   let pendingWrites: PendingWrites
-  private let rows = Registry<String, RowRecord>()
-  private let listener: TableListener
+  /// The rows this process keeps a record of: those a key holds, or with a write to make.
+  let rows = Registry<String, RowRecord>()
+  /// The table's listening connection; its state describes it in a test's failure message.
+  let listener: TableListener
 
   init(
     backend: any PostgresBackend,
@@ -58,16 +60,5 @@ final class PostgresStore: Sendable {
     ) { [rows] row in
       rows.remove(key, ifIdenticalTo: row) { $0.confirmRelease() }
     }
-  }
-
-  /// The number of rows this process keeps a record of.
-  var rowCount: Int { rows.count }
-
-  /// The listening connection's state, for a test's failure message.
-  var listenerDescription: String { listener.stateDescription }
-
-  /// Waits until every notification received so far is handled.
-  func waitForPlayback() {
-    listener.waitForNotifications()
   }
 }

@@ -54,7 +54,6 @@ struct RowIO: TransactionalRecordIO {
       let contents = try change(snapshot) ?? row.json
       written = contents
       return contents
-    } willCommit: { _ in
     }
     return written.map { (version, $0) }
   }

@@ -63,7 +63,8 @@ final class TableListener: Sendable {
   /// whenever it may have been written, until the returned watch is stopped.
   func watch(_ key: String, _ onChange: @escaping @Sendable (Int64?) -> Void) -> any RecordWatch {
     let bucket = KeyBuckets.bucket(of: key)
-    let (id, step) = state.withLock { state -> (Int, Step) in
+    // What to do with the session, once the lock is released.
+    let (id, then) = state.withLock { state -> (Int, (() -> Void)?) in
       let id = state.nextID
       state.nextID += 1
       let isNewKey = state.keys[key] == nil
@@ -72,15 +73,16 @@ final class TableListener: Sendable {
       switch state.session {
       case .none:
         state.session = .starting(generation: id)
-        return (id, .start(generation: id))
+        return (id, { self.start(generation: id) })
       case .starting:
         // The thread starting the session asks for the buckets once it started it.
-        return (id, .none)
+        return (id, nil)
       case .started(let session, _):
-        return (id, isNewKey && state.keysInBucket[bucket] == 1 ? .bucketsChanged(session) : .none)
+        guard isNewKey, state.keysInBucket[bucket] == 1 else { return (id, nil) }
+        return (id, { session.bucketsChanged() })
       }
     }
-    perform(step)
+    then?()
     return Watch(listener: self, key: key, bucket: bucket, id: id)
   }
 
@@ -95,27 +97,6 @@ final class TableListener: Sendable {
   /// Waits until every notification received so far is handled.
   func waitForNotifications() {
     queue.sync {}
-  }
-
-  /// What to do with the session once the lock is released.
-  private enum Step {
-    case none
-    case start(generation: Int)
-    case bucketsChanged(any ListenSession)
-    case stop(any ListenSession)
-  }
-
-  private func perform(_ step: Step) {
-    switch step {
-    case .none:
-      break
-    case .start(let generation):
-      start(generation: generation)
-    case .bucketsChanged(let session):
-      session.bucketsChanged()
-    case .stop(let session):
-      session.stop()
-    }
   }
 
   private func start(generation: Int) {
@@ -198,10 +179,11 @@ final class TableListener: Sendable {
   }
 
   private func stopWatching(_ key: String, bucket: Int, id: Int) {
-    let step = state.withLock { state -> Step in
+    // What to do with the session, once the lock is released.
+    let then = state.withLock { state -> (() -> Void)? in
       guard state.keys[key]?.watchers.removeValue(forKey: id) != nil,
         state.keys[key]?.watchers.isEmpty == true
-      else { return .none }
+      else { return nil }
       state.keys[key] = nil
       state.keysInBucket[bucket, default: 1] -= 1
       let isBucketLeft = state.keysInBucket[bucket] == 0
@@ -210,16 +192,16 @@ final class TableListener: Sendable {
         state.heard.remove(bucket)
       }
       guard state.keys.isEmpty else {
-        guard isBucketLeft, case .started(let session, _) = state.session else { return .none }
-        return .bucketsChanged(session)
+        guard isBucketLeft, case .started(let session, _) = state.session else { return nil }
+        return { session.bucketsChanged() }
       }
       state.isListening = false
       state.heard = []
       defer { state.session = .none }
-      guard case .started(let session, _) = state.session else { return .none }
-      return .stop(session)
+      guard case .started(let session, _) = state.session else { return nil }
+      return { session.stop() }
     }
-    perform(step)
+    then?()
   }
 
   private struct Watch: RecordWatch {

@@ -31,8 +31,9 @@ final class Connection: @unchecked Sendable {
       ("keepalives_idle", "1"), ("keepalives_interval", "1"),
       ("keepalives_count", "\(max(1, seconds - 1))"),
     ]
-    let keywords = defaults.map(\.0) + ["dbname"]
-    let values = defaults.map(\.1) + [connectionString]
+    // Both lists end with `nil`, as libpq expects.
+    let keywords: [String?] = defaults.map(\.0) + ["dbname", nil]
+    let values: [String?] = defaults.map(\.1) + [connectionString, nil]
     let handle = keywords.withCStrings { keywords in
       values.withCStrings { values in PQconnectStartParams(keywords, values, 1) }
     }
@@ -85,11 +86,6 @@ final class Connection: @unchecked Sendable {
     return poll(&descriptor, 1, 0) == 0
   }
 
-  /// The socket, to wait on.
-  var socket: Int32 {
-    PQsocket(handle)
-  }
-
   // MARK: Statements
 
   /// Runs one statement with text parameters (`$1`, `$2`, …).
@@ -124,7 +120,7 @@ final class Connection: @unchecked Sendable {
   ) throws -> (rows: [[[String?]]], failure: PostgresError?) {
     guard PQenterPipelineMode(handle) == 1 else { throw error() }
     for statement in statements {
-      let sent = statement.parameters.withOptionalCStrings { parameters in
+      let sent = statement.parameters.withCStrings { parameters in
         PQsendQueryParams(
           handle,
           statement.sql,
@@ -237,14 +233,9 @@ struct Statement: Sendable {
   }
 }
 
-extension Array where Element == String {
-  fileprivate func withCStrings<R>(_ body: ([UnsafePointer<CChar>?]) -> R) -> R {
-    map(Optional.some).withOptionalCStrings { body($0 + [nil]) }
-  }
-}
-
 extension Array where Element == String? {
-  fileprivate func withOptionalCStrings<R>(_ body: ([UnsafePointer<CChar>?]) -> R) -> R {
+  /// The strings as C strings (`nil` stays `nil`), valid while `body` runs.
+  fileprivate func withCStrings<R>(_ body: ([UnsafePointer<CChar>?]) -> R) -> R {
     let copies = map { $0.map { strdup($0) } ?? nil }
     defer { copies.forEach { free($0) } }
     return body(copies.map { $0.map { UnsafePointer($0) } })

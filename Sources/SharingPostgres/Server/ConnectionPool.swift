@@ -12,33 +12,35 @@ final class ConnectionPool: Sendable {
   private let connectionString: String
   private let limit: Int
   private let timeout: Duration
+  /// One permit per borrower: a connection is opened only when none is idle, so the
+  /// connections open, lent or idle, are never more than the permits.
+  private let permits: DispatchSemaphore
   private let state = Locked(State())
 
   private struct State {
     var idle: [Connection] = []
-    /// Connections open or being opened, lent or idle.
-    var count = 0
-    var waiters: [Waiter] = []
     var lastFailure: (error: PostgresError, time: ContinuousClock.Instant)?
-  }
-
-  /// A borrower waiting for a connection, or for the right to open one (`nil`).
-  private final class Waiter: @unchecked Sendable {
-    // NB: Unchecked: 'grant' is written under the pool's lock before 'semaphore' is signaled,
-    //     and read after, or under the lock.
-    let semaphore = DispatchSemaphore(value: 0)
-    var grant: Connection??
   }
 
   init(connectionString: String, limit: Int, timeout: Duration) {
     self.connectionString = connectionString
     self.limit = max(1, limit)
     self.timeout = timeout
+    self.permits = DispatchSemaphore(value: self.limit)
   }
 
   /// Runs `body` with a connection of its own: an idle one, a new one, or, at the limit, the
   /// first one given back within the timeout.
   func withConnection<R>(_ body: (Connection) throws -> R) throws -> R {
+    try throwRecentFailure()
+    let nanoseconds = Int(timeout / .nanoseconds(1))
+    guard permits.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success else {
+      throw PostgresError.timedOut(
+        after: timeout,
+        "waiting for one of the \(limit) connections of the database"
+      )
+    }
+    defer { permits.signal() }
     let connection = try borrow()
     defer { giveBack(connection) }
     return try body(connection)
@@ -49,41 +51,22 @@ final class ConnectionPool: Sendable {
     state.withLock { $0.lastFailure = nil }
   }
 
-  private func borrow() throws -> Connection {
-    enum Next {
-      case use(Connection), open, wait(Waiter), fail(PostgresError)
-    }
-    let now = ContinuousClock.now
-    let next = state.withLock { state -> Next in
-      if let failure = state.lastFailure, now - failure.time < timeout {
-        return .fail(failure.error)
-      }
-      if let connection = state.idle.popLast() { return .use(connection) }
-      guard state.count < limit else {
-        let waiter = Waiter()
-        state.waiters.append(waiter)
-        return .wait(waiter)
-      }
-      state.count += 1
-      return .open
-    }
-    switch next {
-    case .use(let connection):
-      guard connection.isAlive else {
-        drop()
-        return try borrow()
-      }
-      return connection
-    case .open:
-      return try open()
-    case .wait(let waiter):
-      return try wait(waiter)
-    case .fail(let error):
-      throw error
+  /// Throws the error of a failure to connect less than the timeout ago.
+  private func throwRecentFailure() throws {
+    if let failure = state.withLock({ $0.lastFailure }),
+      ContinuousClock.now - failure.time < timeout
+    {
+      throw failure.error
     }
   }
 
-  private func open() throws -> Connection {
+  /// An idle connection that is still alive, or a new one; the caller holds a permit.
+  private func borrow() throws -> Connection {
+    while let connection = state.withLock({ $0.idle.popLast() }) {
+      if connection.isAlive { return connection }
+    }
+    // The permit may have come after a wait, during which connecting may have failed.
+    try throwRecentFailure()
     do {
       let connection = try Connection(connectionString, timeout: timeout)
       serverAnswered()
@@ -91,65 +74,12 @@ final class ConnectionPool: Sendable {
     } catch {
       let error = error as? PostgresError ?? PostgresError("\(error)")
       state.withLock { $0.lastFailure = (error, .now) }
-      drop()
       throw error
     }
   }
 
-  private func wait(_ waiter: Waiter) throws -> Connection {
-    let nanoseconds = Int(timeout / .nanoseconds(1))
-    if waiter.semaphore.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut {
-      let gaveUp = state.withLock { state in
-        guard let index = state.waiters.firstIndex(where: { $0 === waiter }) else { return false }
-        state.waiters.remove(at: index)
-        return true
-      }
-      if gaveUp {
-        throw PostgresError.timedOut(
-          after: timeout,
-          "waiting for one of the \(limit) connections of the database"
-        )
-      }
-      // NB: Granted just as the wait ended: the grant is taken below.
-      waiter.semaphore.wait()
-    }
-    if case .some(let connection?) = waiter.grant { return connection }
-    // NB: Given the right to open a connection, after waiting: connecting may have failed
-    //     meanwhile.
-    if let failure = state.withLock({ $0.lastFailure }),
-      ContinuousClock.now - failure.time < timeout
-    {
-      drop()
-      throw failure.error
-    }
-    return try open()
-  }
-
   private func giveBack(_ connection: Connection) {
-    guard !connection.isBroken else { return drop() }
-    let waiter = state.withLock { state -> Waiter? in
-      guard !state.waiters.isEmpty else {
-        state.idle.append(connection)
-        return nil
-      }
-      let waiter = state.waiters.removeFirst()
-      waiter.grant = .some(connection)
-      return waiter
-    }
-    waiter?.semaphore.signal()
-  }
-
-  /// Forgets a connection that was dropped or never opened: a waiter may open one instead.
-  private func drop() {
-    let waiter = state.withLock { state -> Waiter? in
-      guard !state.waiters.isEmpty else {
-        state.count -= 1
-        return nil
-      }
-      let waiter = state.waiters.removeFirst()
-      waiter.grant = .some(nil)
-      return waiter
-    }
-    waiter?.semaphore.signal()
+    guard !connection.isBroken else { return }
+    state.withLock { $0.idle.append(connection) }
   }
 }

@@ -20,49 +20,37 @@ enum ConnectionString {
       result.replaceSubrange((colon + 1)..<at, with: "***")
     }
     guard let question = result.firstIndex(of: "?") else { return String(result) }
-    let parameters = result[(question + 1)...].split(
-      separator: "&",
-      omittingEmptySubsequences: false
-    )
-    .map { parameter in
-      parameter.starts(with: "password=") ? Array("password=***")[...] : parameter
-    }
-    return String(result[...question]) + parameters.map { String($0) }.joined(separator: "&")
+    let parameters = result[(question + 1)...]
+      .split(separator: "&", omittingEmptySubsequences: false)
+      .map { $0.starts(with: "password=") ? "password=***" : String($0) }
+    return String(result[...question]) + parameters.joined(separator: "&")
   }
 
   /// Rewrites `keyword = value` pairs, values bare or in single quotes with backslash escapes.
   private static func redactingKeywords(_ text: String) -> String {
-    let characters = Array(text)
     var result = ""
-    var index = 0
-    while index < characters.count {
-      let keywordStart = index
-      while index < characters.count, characters[index] != "=", !characters[index].isWhitespace {
-        index += 1
-      }
-      let keyword = String(characters[keywordStart..<index])
-      while index < characters.count, characters[index].isWhitespace || characters[index] == "=" {
-        index += 1
-      }
-      let valueStart = index
-      if index < characters.count, characters[index] == "'" {
-        index += 1
-        while index < characters.count, characters[index] != "'" {
-          index += characters[index] == "\\" ? 2 : 1
-        }
-        index = min(index + 1, characters.count)
-      } else {
-        while index < characters.count, !characters[index].isWhitespace {
-          index += characters[index] == "\\" ? 2 : 1
-        }
-        index = min(index, characters.count)
-      }
-      result += String(characters[keywordStart..<valueStart])
-      result += keyword == "password" ? "***" : String(characters[valueStart..<index])
-      let spaceStart = index
-      while index < characters.count, characters[index].isWhitespace { index += 1 }
-      result += String(characters[spaceStart..<index])
+    var rest = Substring(text)
+    while !rest.isEmpty {
+      let keyword = rest.prefix { $0 != "=" && !$0.isWhitespace }
+      let separator = rest.dropFirst(keyword.count).prefix { $0.isWhitespace || $0 == "=" }
+      rest = rest.dropFirst(keyword.count + separator.count)
+      let value = Self.value(at: rest)
+      let space = rest.dropFirst(value.count).prefix(while: \.isWhitespace)
+      result += keyword + separator + (keyword == "password" ? "***" : value) + space
+      rest = rest.dropFirst(value.count + space.count)
     }
     return result
+  }
+
+  /// The value at the start of `text`: up to a space, or in single quotes; a backslash escapes
+  /// the next character.
+  private static func value(at text: Substring) -> Substring {
+    let isQuoted = text.first == "'"
+    var end = isQuoted ? text.index(after: text.startIndex) : text.startIndex
+    while end < text.endIndex, isQuoted ? text[end] != "'" : !text[end].isWhitespace {
+      let length = text[end] == "\\" ? 2 : 1
+      end = text.index(end, offsetBy: length, limitedBy: text.endIndex) ?? text.endIndex
+    }
+    return text[..<(isQuoted && end < text.endIndex ? text.index(after: end) : end)]
   }
 }

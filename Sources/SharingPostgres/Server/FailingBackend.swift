@@ -12,8 +12,7 @@ struct FailingBackend: PostgresBackend {
   func transaction(
     _ key: String,
     inserting missing: Data,
-    _ body: (StoredRow, _ inserted: Bool) throws -> Data,
-    willCommit: (Int64) -> Void
+    _ body: (StoredRow, _ inserted: Bool) throws -> Data
   ) throws -> Int64 { throw error }
 
   func listen(

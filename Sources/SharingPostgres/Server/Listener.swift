@@ -14,21 +14,13 @@ import SharingPersistence
 ///
 /// The buckets are asked for when it connects, and again after ``bucketsChanged()``; each
 /// time they differ from those listened to, `register` makes the connection listen to them,
-/// and ``Event/listened(_:)`` says so.
+/// and ``ListenEvent/listened(buckets:)`` says so.
 ///
 /// The connection is checked while it is quiet: once nothing was heard on it for a quarter of
 /// the timeout, an empty query is sent, and the connection is given up on if nothing is heard
 /// within the timeout — a server that stopped answering, or a network that stopped carrying
 /// packets, is noticed within the timeout.
 final class Listener: ListenSession {
-  /// What the listener reports.
-  enum Event: Sendable {
-    case notification(payload: String)
-    case listened(Set<Int>)
-    case listening(afterLoss: Bool)
-    case lost(PostgresError)
-  }
-
   private let state = Locked(State())
   /// Written to by ``stop()`` and ``bucketsChanged()`` to wake the thread from `poll`.
   private let wakeRead: Int32
@@ -55,7 +47,7 @@ final class Listener: ListenSession {
     connectionString: String,
     timeout: Duration,
     work: Work,
-    onEvent: @escaping @Sendable (Event) -> Void
+    onEvent: @escaping @Sendable (ListenEvent) -> Void
   ) {
     var fds: [Int32] = [-1, -1]
     _ = pipe(&fds)
@@ -102,7 +94,7 @@ final class Listener: ListenSession {
     _ connectionString: String,
     _ timeout: Duration,
     _ work: Work,
-    _ onEvent: (Event) -> Void
+    _ onEvent: (ListenEvent) -> Void
   ) {
     defer {
       state.withLock { state in
@@ -128,7 +120,7 @@ final class Listener: ListenSession {
         _ = waitForWake(orSocket: nil, timeout: backoff.next())
         continue
       }
-      onEvent(.listened(listened))
+      onEvent(.listened(buckets: listened))
       onEvent(.listening(afterLoss: isLost))
       isLost = false
       backoff.reset()
@@ -147,7 +139,7 @@ final class Listener: ListenSession {
     _ connection: Connection,
     listening initial: Set<Int>,
     _ work: Work,
-    _ onEvent: (Event) -> Void
+    _ onEvent: (ListenEvent) -> Void
   ) throws {
     let quiet = connection.timeout / 4
     var listened = initial
@@ -161,7 +153,7 @@ final class Listener: ListenSession {
           listened = wanted
           lastHeard = .now
           report(connection, onEvent)
-          onEvent(.listened(wanted))
+          onEvent(.listened(buckets: wanted))
         }
       }
       let silence = ContinuousClock.now - lastHeard
@@ -174,7 +166,8 @@ final class Listener: ListenSession {
         isChecking = true
       }
       let wait = (isChecking ? connection.timeout : quiet) - silence
-      guard waitForWake(orSocket: connection.socket, timeout: max(wait, .milliseconds(1))) else {
+      let socket = PQsocket(connection.handle)
+      guard waitForWake(orSocket: socket, timeout: max(wait, .milliseconds(1))) else {
         continue
       }
       guard PQconsumeInput(connection.handle) == 1 else { throw connection.error() }
@@ -187,11 +180,19 @@ final class Listener: ListenSession {
     }
   }
 
-  /// Reports the notifications libpq has read.
-  private func report(_ connection: Connection, _ onEvent: (Event) -> Void) {
+  /// Reports the notifications libpq has read, each payload `<version> <key>`.
+  private func report(_ connection: Connection, _ onEvent: (ListenEvent) -> Void) {
     while let notification = PQnotifies(connection.handle) {
-      onEvent(.notification(payload: String(cString: notification.pointee.extra)))
+      let payload = String(cString: notification.pointee.extra)
       PQfreemem(notification)
+      let parts = payload.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
+      let version = Int64(parts[0]) ?? 0
+      onEvent(
+        .changed(
+          key: parts.count > 1 ? String(parts[1]) : "",
+          version: version == 0 ? nil : version
+        )
+      )
     }
   }
 

@@ -43,15 +43,13 @@ protocol PostgresBackend: Sendable {
   ///   - missing: The value to insert if there is no row.
   ///   - body: Makes the new value from the locked row, and whether it was just inserted;
   ///     if it throws, nothing is written.
-  ///   - willCommit: Called with the version written, before the transaction commits.
   /// - Returns: The version written.
   /// - Throws: ``TransactionOutcomeUnknown`` if the commit was sent and its answer lost: the
   ///   change may have been made.
   func transaction(
     _ key: String,
     inserting missing: Data,
-    _ body: (StoredRow, _ inserted: Bool) throws -> Data,
-    willCommit: (Int64) -> Void
+    _ body: (StoredRow, _ inserted: Bool) throws -> Data
   ) throws -> Int64
 
   /// Reports the notifications of the keys in the buckets that `buckets` returns, and the

@@ -69,8 +69,7 @@ final class ServerBackend: PostgresBackend {
   func transaction(
     _ key: String,
     inserting missing: Data,
-    _ body: (StoredRow, _ inserted: Bool) throws -> Data,
-    willCommit: (Int64) -> Void
+    _ body: (StoredRow, _ inserted: Bool) throws -> Data
   ) throws -> Int64 {
     try StoredRow.check(key: key, json: missing)
     return try notifying(key) { connection, notify, _ in
@@ -86,7 +85,6 @@ final class ServerBackend: PostgresBackend {
         let version = try Self.version(locked[4].first?.first)
         let json = try body(Self.row(row), !locked[2].isEmpty)
         try StoredRow.check(key: key, json: json)
-        willCommit(version)
         let results: [[[String?]]]
         do {
           results = try connection.run([
@@ -174,10 +172,9 @@ final class ServerBackend: PostgresBackend {
       connectionString: configuration.listeningConnectionString
         ?? configuration.connectionString,
       timeout: configuration.timeout,
-      work: work
-    ) { event in
-      onEvent(Self.event(event))
-    }
+      work: work,
+      onEvent: onEvent
+    )
   }
 
   /// Runs `body` on a pooled connection, creating the table first if this process has not.
@@ -211,25 +208,6 @@ final class ServerBackend: PostgresBackend {
       throw PostgresError("The server returned no version.")
     }
     return version
-  }
-
-  /// Reads a notification's payload, `<version> <key>`.
-  private static func event(_ listened: Listener.Event) -> ListenEvent {
-    switch listened {
-    case .notification(let payload):
-      let parts = payload.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
-      let version = Int64(parts[0]) ?? 0
-      return .changed(
-        key: parts.count > 1 ? String(parts[1]) : "",
-        version: version == 0 ? nil : version
-      )
-    case .listened(let buckets):
-      return .listened(buckets: buckets)
-    case .listening(let afterLoss):
-      return .listening(afterLoss: afterLoss)
-    case .lost(let error):
-      return .lost(error)
-    }
   }
 }
 

@@ -13,19 +13,9 @@ import Foundation
 struct TableSQL: Sendable {
   /// The table, as given: `name` or `schema.name`.
   let table: String
-  let quoted: String
-  /// The trigger function, the sequence, the table of listeners, and the functions that
-  /// register listeners, look for them and notify them, each quoted, beside the table.
-  let function: String
-  let sequence: String
-  let listeners: String
-  let listenFunction: String
-  let heardFunction: String
-  let notifyFunction: String
-  /// The unqualified names of the table and of its table of listeners, quoted, as the
-  /// functions see them: their search path is the table's schema.
-  let unqualified: String
-  let unqualifiedListeners: String
+  /// The table's schema, if it was given, and its name.
+  private let schema: Substring?
+  private let name: Substring
 
   /// Checks the name: one or two identifiers of letters, digits and underscores.
   init(table: String) throws {
@@ -42,20 +32,27 @@ struct TableSQL: Sendable {
       )
     }
     self.table = table
-    let name = parts[parts.count - 1]
-    let named = { (suffix: String) in
-      (parts.dropLast().map { "\"\($0)\"" } + ["\"\(name)\(suffix)\""]).joined(separator: ".")
-    }
-    quoted = named("")
-    function = named("_changed")
-    sequence = named("_versions")
-    listeners = named("_listeners")
-    listenFunction = named("_listen")
-    heardFunction = named("_heard")
-    notifyFunction = named("_notify")
-    unqualified = "\"\(name)\""
-    unqualifiedListeners = "\"\(name)_listeners\""
+    (schema, name) = (parts.count == 2 ? parts[0] : nil, parts[parts.count - 1])
   }
+
+  /// The name of the table with `suffix`, quoted and qualified by the table's schema.
+  private func named(_ suffix: String) -> String {
+    (schema.map { "\"\($0)\"." } ?? "") + "\"\(name)\(suffix)\""
+  }
+
+  /// The table, quoted.
+  var quoted: String { named("") }
+  /// The trigger function, the sequence, and the functions that register listeners, look for
+  /// them and notify them, each quoted, beside the table.
+  var function: String { named("_changed") }
+  var sequence: String { named("_versions") }
+  var listenFunction: String { named("_listen") }
+  var heardFunction: String { named("_heard") }
+  var notifyFunction: String { named("_notify") }
+  /// The unqualified names of the table and of its table of listeners, quoted, as the
+  /// functions see them: their search path is the table's schema.
+  var unqualified: String { "\"\(name)\"" }
+  var unqualifiedListeners: String { "\"\(name)_listeners\"" }
 
   /// The prefix of the table's channels: `<table>#<bucket>`.
   var channelPrefix: String { "\(table)#" }

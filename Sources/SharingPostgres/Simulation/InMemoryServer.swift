@@ -21,6 +21,13 @@ final class InMemoryServer: PostgresBackend {
   fileprivate struct Listener {
     var buckets: Set<Int>
     let onEvent: @Sendable (ListenEvent) -> Void
+
+    /// Tells the listener that the server is down, or that it listens to its buckets.
+    func connected(isDown: Bool, afterLoss: Bool) {
+      guard !isDown else { return onEvent(.lost(State.refused)) }
+      onEvent(.listened(buckets: buckets))
+      onEvent(.listening(afterLoss: afterLoss))
+    }
   }
 
   private let state = Locked(State())
@@ -36,24 +43,18 @@ final class InMemoryServer: PostgresBackend {
   func write(_ key: String, json: Data, keepsAside: Bool) throws -> Int64 {
     try StoredRow.check(key: key, json: json)
     return try withRowLocked(key) {
-      try Self.checkJSON(json)
-      let (version, listeners) = try state.withLock { state in
-        try state.checkUp()
+      try commit(json, for: key) { state in
         if keepsAside, let kept = state.rows[key] {
           state.rows["\(key).corrupt-\(Date.now.ISO8601Format())"] = kept
         }
-        return (state.store(json, for: key), state.listeners(of: key))
       }
-      for listener in listeners { listener(.changed(key: key, version: version)) }
-      return version
     }
   }
 
   func transaction(
     _ key: String,
     inserting missing: Data,
-    _ body: (StoredRow, _ inserted: Bool) throws -> Data,
-    willCommit: (Int64) -> Void
+    _ body: (StoredRow, _ inserted: Bool) throws -> Data
   ) throws -> Int64 {
     try StoredRow.check(key: key, json: missing)
     return try withRowLocked(key) {
@@ -63,18 +64,7 @@ final class InMemoryServer: PostgresBackend {
         if let row = state.rows[key] { return (row, false) }
         return (StoredRow(json: missing, version: 0), true)
       }
-      let json = try body(row, inserted)
-      try Self.checkJSON(json)
-      let (version, listeners) = try state.withLock { state in
-        try state.checkUp()
-        let version = state.store(json, for: key)
-        // NB: Under the lock: a fetch never finds the new row before the program knows its
-        //     version as its own, which a server ensures by committing after 'willCommit'.
-        willCommit(version)
-        return (version, state.listeners(of: key))
-      }
-      for listener in listeners { listener(.changed(key: key, version: version)) }
-      return version
+      return try commit(try body(row, inserted), for: key)
     }
   }
 
@@ -82,18 +72,13 @@ final class InMemoryServer: PostgresBackend {
     to buckets: @escaping @Sendable () -> Set<Int>,
     _ onEvent: @escaping @Sendable (ListenEvent) -> Void
   ) -> any ListenSession {
-    let listened = buckets()
+    let listener = Listener(buckets: buckets(), onEvent: onEvent)
     let (id, isDown) = state.withLock { state in
       defer { state.nextListenerID += 1 }
-      state.listeners[state.nextListenerID] = Listener(buckets: listened, onEvent: onEvent)
+      state.listeners[state.nextListenerID] = listener
       return (state.nextListenerID, state.isDown)
     }
-    if isDown {
-      onEvent(.lost(State.refused))
-    } else {
-      onEvent(.listened(buckets: listened))
-      onEvent(.listening(afterLoss: false))
-    }
+    listener.connected(isDown: isDown, afterLoss: false)
     return Session(server: self, id: id, buckets: buckets)
   }
 
@@ -119,11 +104,6 @@ final class InMemoryServer: PostgresBackend {
 
   // MARK: Simulations
 
-  /// Writes a row as another machine would, in plain SQL.
-  func simulateWrite(_ json: Data, for key: String) throws {
-    _ = try write(key, json: json, keepsAside: false)
-  }
-
   /// Deletes a row as another machine would.
   func simulateDelete(_ key: String) {
     let listeners = state.withLock { state -> [@Sendable (ListenEvent) -> Void] in
@@ -140,14 +120,7 @@ final class InMemoryServer: PostgresBackend {
       state.isDown = isDown
       return state.listeners.sorted { $0.key < $1.key }.map(\.value)
     }
-    for listener in listeners {
-      if isDown {
-        listener.onEvent(.lost(State.refused))
-      } else {
-        listener.onEvent(.listened(buckets: listener.buckets))
-        listener.onEvent(.listening(afterLoss: true))
-      }
-    }
+    for listener in listeners { listener.connected(isDown: isDown, afterLoss: true) }
   }
 
   /// The rows, for inspection.
@@ -156,6 +129,23 @@ final class InMemoryServer: PostgresBackend {
   }
 
   // MARK: Helpers
+
+  /// Stores `json` as the row of `key`, once `change` made its other changes, and notifies
+  /// the listeners of the key's bucket. Fails as `jsonb` does if `json` is not JSON.
+  private func commit(
+    _ json: Data,
+    for key: String,
+    _ change: (inout State) -> Void = { _ in }
+  ) throws -> Int64 {
+    try Self.checkJSON(json)
+    let (version, listeners) = try state.withLock { state in
+      try state.checkUp()
+      change(&state)
+      return (state.store(json, for: key), state.listeners(of: key))
+    }
+    for listener in listeners { listener(.changed(key: key, version: version)) }
+    return version
+  }
 
   private func withRowLocked<R>(_ key: String, _ body: () throws -> R) throws -> R {
     // NB: A semaphore rather than a lock: it stands for the server's row lock, which a

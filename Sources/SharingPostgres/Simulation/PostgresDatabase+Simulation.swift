@@ -17,8 +17,8 @@ extension PostgresDatabase {
   /// - Throws: A ``PostgresError`` if the text is not JSON or the stand-in is down.
   public func simulateExternalWrite(json: String, forKey key: String) throws {
     guard let server = inMemoryServer() else { return }
-    try server.simulateWrite(Data(json.utf8), for: key)
-    store.waitForPlayback()
+    _ = try server.write(key, json: Data(json.utf8), keepsAside: false)
+    store.listener.waitForNotifications()
   }
 
   /// Writes a key's row as another machine would, encoding the value as JSON.
@@ -38,7 +38,7 @@ extension PostgresDatabase {
   public func simulateExternalDelete(forKey key: String) {
     guard let server = inMemoryServer() else { return }
     server.simulateDelete(key)
-    store.waitForPlayback()
+    store.listener.waitForNotifications()
   }
 
   /// Takes the stand-in server down, or brings it back up: while it is down every load,
@@ -46,7 +46,7 @@ extension PostgresDatabase {
   public func simulateOutage(_ isDown: Bool = true) {
     guard let server = inMemoryServer() else { return }
     server.simulateOutage(isDown)
-    store.waitForPlayback()
+    store.listener.waitForNotifications()
   }
 
   /// The JSON text a key's row holds in the stand-in, if any.
@@ -57,7 +57,7 @@ extension PostgresDatabase {
   /// Waits until every notification the stand-in sent so far is handled: a key's row is
   /// watched live once its listener's connection is.
   package func waitForPlayback() {
-    store.waitForPlayback()
+    store.listener.waitForNotifications()
   }
 
   /// The version of a key's row in the stand-in, if any: raised at each write.

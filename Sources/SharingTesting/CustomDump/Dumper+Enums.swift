@@ -4,7 +4,7 @@ extension Dumper {
   /// The type name is printed only at the root of a dump (`Tab.counter`); nested cases
   /// print with a leading dot (`.counter`), their type implied by context.
   func enumNode(_ value: Any, mirror: Mirror, typeName: String, context: Context) -> DumpNode {
-    let prefix = context.isRoot ? "\(typeName)." : "."
+    let prefix = context.depth == 0 ? "\(typeName)." : "."
     guard let payload = mirror.children.first else {
       return .leaf(prefix + (Self.caseName(of: value) ?? String(describing: value)))
     }

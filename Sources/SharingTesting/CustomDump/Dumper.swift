@@ -21,23 +21,20 @@ struct Dumper {
   static let defaultElementLimit = 50
 
   func node(for value: Any) -> DumpNode {
-    node(
-      value,
-      context: Context(depth: 0, isRoot: true, visiting: [], references: DumpedReferences())
-    )
+    node(value, context: Context(depth: 0, visiting: [], references: DumpedReferences()))
   }
 
   /// Where in the tree a value is being dumped.
   struct Context {
+    /// How many containers enclose the value: 0 at the root of the dump.
     var depth: Int
-    var isRoot: Bool
     /// The objects on the path from the root, to stop at reference cycles.
     var visiting: Set<ObjectIdentifier>
     /// The shared references met so far anywhere in the dump.
     let references: DumpedReferences
 
     var child: Context {
-      Context(depth: depth + 1, isRoot: false, visiting: visiting, references: references)
+      Context(depth: depth + 1, visiting: visiting, references: references)
     }
   }
 

@@ -29,7 +29,6 @@ extension FeatureTester {
     isolation: isolated (any Actor)? = #isolation
   ) async {
     let location = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    let previous = state
     var next = state
     switch reducer {
     case .sync(let reduce):
@@ -37,7 +36,6 @@ extension FeatureTester {
     case .async(let reduce):
       await tracker.track { await reduce(&next, action) }
     }
-    state = next
-    verify(from: previous, updateStateToExpectedResult, at: location)
+    verify(next, updateStateToExpectedResult, at: location)
   }
 }

@@ -1,13 +1,16 @@
 import SharingCore
 
 extension FeatureTester {
-  /// Checks the state an action produced against the state expected from `previous`, and
-  /// forgets the action's snapshots so the next step starts from the current state.
+  /// Makes the state an action produced, `actual`, the current state, checks it against the
+  /// state expected from the one before, and forgets the action's snapshots so the next step
+  /// starts from the current state.
   func verify(
-    from previous: State,
+    _ actual: State,
     _ updateStateToExpectedResult: ((inout State) throws -> Void)?,
     at location: CallSite
   ) {
+    let previous = state
+    state = actual
     defer { tracker.reset() }
     let untouched = tracker.expectedDumps()
     var expected = previous
@@ -20,7 +23,6 @@ extension FeatureTester {
     // Read after the assertion: a closure that writes shared state has described a
     // change even when the action made none.
     let sharedStateChanged = tracker.hasChanges
-    let actual = state
     let comparison = DumpComparison(expected: expected, actual: actual, tracker: tracker.base)
     if !comparison.isEqual {
       location.report(

@@ -120,11 +120,9 @@ public final class FeatureTester<State: Equatable, Action> {
       )
       return
     }
-    let previous = state
     var next = state
     tracker.track { reduce(&next, action) }
-    state = next
-    verify(from: previous, updateStateToExpectedResult, at: location)
+    verify(next, updateStateToExpectedResult, at: location)
   }
 }
 
