@@ -2,16 +2,6 @@ import Dispatch
 import Foundation
 import SharingDependencies
 
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Android)
-  import Android
-#endif
-
 extension DiskFileSystem {
   /// Takes the `flock` of the lock file at `path`, open as `descriptor`, waiting at most
   /// `timeout` for whoever holds it.

@@ -2,14 +2,6 @@ import Foundation
 import SharingDependencies
 
 #if os(Linux) || os(Android)
-  #if canImport(Glibc)
-    import Glibc
-  #elseif canImport(Musl)
-    import Musl
-  #elseif canImport(Android)
-    import Android
-  #endif
-
   /// Watches files for changes made by anyone, with one inotify descriptor and one reader
   /// thread for the whole process.
   ///
