@@ -111,7 +111,7 @@ extension Record where IO == FileIO {
       lock.unlock()
       return load(reading: readLocked, into: apply)
     }
-    defer { lock.unlock() }
+    // A reentry holds nothing, so there is nothing to release.
     reportIssue(
       """
       'load' of \(io.url.path) was called from inside a change of it, on the thread holding \
