@@ -72,7 +72,7 @@ import Testing
         let changes = Locked(0)
         let watch = watcher.watch(path: url.path) { changes.withLock { $0 += 1 } }
         defer { watch.stop() }
-        #expect(!watch.isActive)
+        #expect(!watch.isLive)
         try bytes("22").write(to: url)
         await expectEventually("the polled change") { changes.withLock { $0 } > 0 }
         let seen = changes.withLock { $0 }
@@ -140,10 +140,10 @@ import Testing
         let changes = Locked(0)
         let watch = watcher.watch(path: url.path) { changes.withLock { $0 += 1 } }
         defer { watch.stop() }
-        #expect(watch.isActive)
+        #expect(watch.isLive)
         refuses.withLock { $0 = true }
         try FileManager.default.removeItem(at: folder)
-        await expectEventually("the deletion") { !watch.isActive }
+        await expectEventually("the deletion") { !watch.isLive }
         let seen = changes.withLock { $0 }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try bytes("2").write(to: url)
@@ -193,7 +193,7 @@ import Testing
         }
         defer { watch.stop() }
         #expect(instance.watchCount == 1)
-        #expect(watch.isActive)
+        #expect(watch.isLive)
         try bytes("1").write(to: directory.file("b.json"))
         await expectEventually("the change") { changes.withLock { $0 } > 0 }
       }

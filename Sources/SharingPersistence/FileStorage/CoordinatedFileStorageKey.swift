@@ -42,11 +42,10 @@ import SharingDependencies
 /// reported.
 public struct CoordinatedFileStorageKey<Value: Sendable>: CoordinatedSharedKey {
   let base: FileStorageKey<Value>
-  private let cache: TransactionCache<Value>
+  private let cache = Locked(TransactionCache<Value>())
 
   init(url: URL, format: StoredFormat<Value>) {
     self.base = FileStorageKey(url: url, format: format, isCoordinated: true)
-    self.cache = TransactionCache()
   }
 
   /// The file and the storage it lives in.
@@ -83,7 +82,7 @@ public struct CoordinatedFileStorageKey<Value: Sendable>: CoordinatedSharedKey {
       return encoded
     }
     guard let changed else { return }
-    cache.remember(changed.bytes, as: changed.value)
+    cache.withLock { $0.known = (changed.bytes, changed.value) }
     value = changed.value
   }
 
@@ -91,7 +90,7 @@ public struct CoordinatedFileStorageKey<Value: Sendable>: CoordinatedSharedKey {
   /// read or wrote; the value in `memory` if the file holds no value.
   private func stored(in bytes: Data?, memory: Value) throws -> Value {
     guard let bytes else { return memory }
-    if let known = cache.value(for: bytes) { return known }
+    if let known = cache.withLock({ $0.known }), known.bytes == bytes { return known.value }
     let value: Value
     do {
       switch try base.format.decode(bytes, location: base.url.lastPathComponent) {
@@ -99,12 +98,16 @@ public struct CoordinatedFileStorageKey<Value: Sendable>: CoordinatedSharedKey {
         value = decoded
       }
     } catch {
-      let keptAt = cache.keepAside(bytes) {
-        try CorruptFile.preserve(bytes, of: base.url, in: base.storage.backend)
+      // Kept aside once, however often the change is tried again.
+      let keptAt = cache.withLock { cache in
+        if let kept = cache.keptAside, kept.bytes == bytes { return kept.url }
+        let url = try? CorruptFile.preserve(bytes, of: base.url, in: base.storage.backend)
+        cache.keptAside = (bytes, url)
+        return url
       }
       throw UndecodableFileError(url: base.url, keptAt: keptAt, cause: error)
     }
-    cache.remember(bytes, as: value)
+    cache.withLock { $0.known = (bytes, value) }
     return value
   }
 }
@@ -179,36 +182,10 @@ extension SharedReaderKey {
 
 /// The bytes a coordinated key last read or wrote, and their value: a change finding them in
 /// the file needs no decoding.
-private final class TransactionCache<Value: Sendable>: Sendable {
-  private struct State {
-    var known: (bytes: Data, value: Value)?
-    /// Undecodable bytes already kept aside, and where.
-    var keptAside: (bytes: Data, url: URL?)?
-  }
-
-  private let state = Locked(State())
-
-  func value(for bytes: Data) -> Value? {
-    state.withLock { state in
-      guard let known = state.known, known.bytes == bytes else { return nil }
-      return known.value
-    }
-  }
-
-  func remember(_ bytes: Data, as value: Value) {
-    state.withLock { $0.known = (bytes, value) }
-  }
-
-  /// Keeps undecodable bytes aside with `preserve`, once; returns where they are kept, if
-  /// they could be.
-  func keepAside(_ bytes: Data, _ preserve: () throws -> URL) -> URL? {
-    state.withLock { state in
-      if let kept = state.keptAside, kept.bytes == bytes { return kept.url }
-      let url = try? preserve()
-      state.keptAside = (bytes, url)
-      return url
-    }
-  }
+private struct TransactionCache<Value> {
+  var known: (bytes: Data, value: Value)?
+  /// Undecodable bytes already kept aside, and where.
+  var keptAside: (bytes: Data, url: URL?)?
 }
 
 /// Why a coordinated change was refused: the file holds bytes that cannot be decoded, which

@@ -17,17 +17,19 @@ struct FileIO: TransactionalRecordIO {
   /// How the keys holding the file use it, checked for consistency.
   let uses: FileUses
 
+  /// The bytes older swift-sharing versions wrote to create a file before watching it.
+  static let swiftSharingStub = Data("co.pointfree.Sharing.FileStorage.stub".utf8)
+
+  /// The file's bytes; no file, an empty one and swift-sharing's stub hold no value.
   func read() throws -> StoredSnapshot<Data> {
-    let bytes = try backend.contents(of: url)
+    var bytes = try backend.contents(of: url)
     // NB: Older swift-sharing versions left these bytes for "no value": the file is emptied,
     //     as swift-sharing empties it.
-    guard bytes == FileContents.swiftSharingStub, (try? backend.write(Data(), to: url)) != nil
-    else { return snapshot(of: bytes) }
-    return snapshot(of: Data())
-  }
-
-  private func snapshot(of bytes: Data?) -> StoredSnapshot<Data> {
-    StoredSnapshot(stamp: bytes, contents: FileContents.holdsNoValue(bytes) ? nil : bytes)
+    if bytes == Self.swiftSharingStub, (try? backend.write(Data(), to: url)) != nil {
+      bytes = Data()
+    }
+    let holdsValue = bytes.map { !$0.isEmpty && $0 != Self.swiftSharingStub } ?? false
+    return StoredSnapshot(stamp: bytes, contents: holdsValue ? bytes : nil)
   }
 
   func write(_ contents: Data, keepingAside undecodable: Data?) throws -> Data {
@@ -109,7 +111,7 @@ extension Record where IO == FileIO {
       lock.unlock()
       return load(reading: readLocked, into: apply)
     }
-    defer { lock.unlock() }
+    // A reentry holds nothing, so there is nothing to release.
     reportIssue(
       """
       'load' of \(io.url.path) was called from inside a change of it, on the thread holding \

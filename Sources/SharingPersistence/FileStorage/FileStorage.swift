@@ -26,23 +26,18 @@ import SharingDependencies
 /// ``flushPendingWritesAndWait()`` writes them, never the program-wide
 /// ``flushPendingWrites()``, which a test running in parallel may call.
 public struct FileStorage: Hashable, Sendable {
-  private let box: Box
-
-  init(
-    backend: any FileSystemBackend,
-    scheduler: any WriteScheduler,
-    throttle: Duration,
-    pendingWrites: PendingWrites,
-    writeCounts: WriteCounts? = nil
-  ) {
-    self.box = Box(
-      backend: backend,
-      scheduler: scheduler,
-      throttle: throttle,
-      pendingWrites: pendingWrites,
-      writeCounts: writeCounts
-    )
-  }
+  /// The file system the storage reads and writes.
+  let backend: any FileSystemBackend
+  /// The clock and timer of throttled writes, and of the virtual file system's playback.
+  let scheduler: any WriteScheduler
+  /// The least time between two throttled writes of a file, unless its key asks for another.
+  let throttle: Duration
+  /// Where the storage's files wait while a write is pending.
+  let pendingWrites: PendingWrites
+  /// What the storage counts of its writes and encodings, if it counts them.
+  var writeCounts: WriteCounts? = nil
+  /// The records of the storage's files, whose identity is the storage's.
+  let files = Registry<URL, FileRecord>()
 
   /// The real file system.
   ///
@@ -52,12 +47,7 @@ public struct FileStorage: Hashable, Sendable {
   /// replaces the file the link leads to, and the link stays. Changes made to the file by
   /// anything else are played back to every shared value using it. A lock another program
   /// holds on a coordinated file is waited for at most ``defaultLockTimeout``.
-  public static let fileSystem = FileStorage(
-    backend: DiskFileSystem(),
-    scheduler: DispatchWriteScheduler.shared,
-    throttle: .seconds(1),
-    pendingWrites: .shared
-  )
+  public static let fileSystem = FileStorage.fileSystem(throttle: .seconds(1))
 
   /// A new, empty virtual file system held in memory.
   ///
@@ -65,12 +55,7 @@ public struct FileStorage: Hashable, Sendable {
   /// are written through at once, and ``simulateExternalWrite(_:to:)`` plays the part of
   /// another program changing a file.
   public static var inMemory: FileStorage {
-    FileStorage(
-      backend: InMemoryFileSystem(),
-      scheduler: ImmediateWriteScheduler(),
-      throttle: .zero,
-      pendingWrites: PendingWrites()
-    )
+    inMemory(scheduler: ImmediateWriteScheduler(), throttle: .zero)
   }
 
   /// How long a coordinated key waits for a file's lock while another program holds it,
@@ -109,11 +94,10 @@ public struct FileStorage: Hashable, Sendable {
     throttle: Duration = .seconds(1),
     lockTimeout: Duration = defaultLockTimeout
   ) -> FileStorage {
-    FileStorage(
-      backend: DiskFileSystem(lockTimeout: lockTimeout),
+    fileSystem(
       scheduler: DispatchWriteScheduler.shared,
       throttle: throttle,
-      pendingWrites: .shared
+      lockTimeout: lockTimeout
     )
   }
 
@@ -143,10 +127,10 @@ public struct FileStorage: Hashable, Sendable {
     throttle: Duration = .seconds(1),
     lockTimeout: Duration = defaultLockTimeout
   ) -> FileStorage {
-    FileStorage(
-      backend: DiskFileSystem(lockTimeout: lockTimeout),
+    fileSystem(
       scheduler: scheduler,
       throttle: throttle,
+      lockTimeout: lockTimeout,
       pendingWrites: .shared
     )
   }
@@ -226,7 +210,7 @@ public struct FileStorage: Hashable, Sendable {
   ///   - url: The file to change.
   public func simulateExternalWrite(_ data: Data?, to url: URL) {
     do {
-      try box.backend.externalWrite(data, to: url.standardizedFileURL)
+      try backend.externalWrite(data, to: url.standardizedFileURL)
     } catch {
       reportIssue(error, "Could not change \(url.path) in file storage.")
     }
@@ -237,7 +221,7 @@ public struct FileStorage: Hashable, Sendable {
   /// - Parameter url: The file to read.
   /// - Returns: The bytes in the file.
   public func contents(of url: URL) -> Data? {
-    try? box.backend.contents(of: url.standardizedFileURL)
+    try? backend.contents(of: url.standardizedFileURL)
   }
 
   /// Writes every pending value of this storage now, and waits for the writes in progress.
@@ -246,36 +230,36 @@ public struct FileStorage: Hashable, Sendable {
   /// then waits for writes another thread has started. To write every storage's pending
   /// values, and user defaults too, use ``flushPendingWrites()``.
   public func flushPendingWritesAndWait() {
-    PendingWrites.flushAndWait(box.files.all)
+    PendingWrites.flushAndWait(files.all)
   }
 
   /// The same storage, with another identity, that counts its writes and encodings for
   /// ``writeCount(to:)`` and ``encodeCount(to:)``: for tests and benchmarks.
   package func countingWrites() -> FileStorage {
     FileStorage(
-      backend: box.backend,
-      scheduler: box.scheduler,
-      throttle: box.throttle,
-      pendingWrites: box.pendingWrites,
+      backend: backend,
+      scheduler: scheduler,
+      throttle: throttle,
+      pendingWrites: pendingWrites,
       writeCounts: WriteCounts()
     )
   }
 
   /// The number of times this storage wrote the file at `url`, if it counts them.
   package func writeCount(to url: URL) -> Int {
-    box.writeCounts?.writes(to: url.standardizedFileURL) ?? 0
+    writeCounts?.writes(to: url.standardizedFileURL) ?? 0
   }
 
   /// The number of values this storage encoded to write the file at `url`, if it counts
   /// them.
   package func encodeCount(to url: URL) -> Int {
-    box.writeCounts?.encodes(for: url.standardizedFileURL) ?? 0
+    writeCounts?.encodes(for: url.standardizedFileURL) ?? 0
   }
 
   /// The number of files this storage keeps a record of: those that a key holds, that a
   /// write is pending for, or that are watched.
   package var fileRecordCount: Int {
-    box.files.count
+    files.count
   }
 
   /// The number of file records alive in the process, for every storage.
@@ -291,75 +275,41 @@ public struct FileStorage: Hashable, Sendable {
     throttle: Duration?,
     isCoordinated: Bool = false
   ) -> RecordHolder<FileIO> {
-    box.holder(for: url, throttle: throttle, isCoordinated: isCoordinated)
+    // NB: Held under the registry's lock, so that the record cannot be released between
+    //     being found and being held.
+    let (file, report) = files.use(url, creating: { makeFile(at: url) }) { file in
+      file.holderAdded()
+      return file.io.uses.added(
+        interval: throttle ?? self.throttle,
+        isCoordinated: isCoordinated,
+        of: url
+      )
+    }
+    if let report { reportIssue(report) }
+    return RecordHolder(record: file) { file.io.uses.removed() }
   }
 
-  /// The file system the storage reads and writes.
-  var backend: any FileSystemBackend { box.backend }
-
-  /// What the storage counts of its writes and encodings, if it counts them.
-  var writeCounts: WriteCounts? { box.writeCounts }
+  private func makeFile(at url: URL) -> FileRecord {
+    FileRecord(
+      io: FileIO(url: url, backend: backend, writeCounts: writeCounts, uses: FileUses()),
+      machine: RecordStateMachine(interval: throttle),
+      scheduler: scheduler,
+      pendingWrites: pendingWrites,
+      // The disk's changes are played back as soon as they are noticed: only the virtual
+      // file system's simulated ones wait for the scheduler, which a test controls.
+      schedulesPlayback: backend is InMemoryFileSystem
+    ) { [weak files] file in
+      files?.remove(url, ifIdenticalTo: file) { $0.confirmRelease() }
+    }
+  }
 
   /// Whether two values are the same storage.
   public static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.box === rhs.box
+    lhs.files === rhs.files
   }
 
   /// Hashes the identity of the storage.
   public func hash(into hasher: inout Hasher) {
-    hasher.combine(ObjectIdentifier(box))
-  }
-
-  private final class Box: Sendable {
-    let backend: any FileSystemBackend
-    let scheduler: any WriteScheduler
-    let throttle: Duration
-    let pendingWrites: PendingWrites
-    let writeCounts: WriteCounts?
-    let files = Registry<URL, FileRecord>()
-
-    init(
-      backend: any FileSystemBackend,
-      scheduler: any WriteScheduler,
-      throttle: Duration,
-      pendingWrites: PendingWrites,
-      writeCounts: WriteCounts?
-    ) {
-      self.backend = backend
-      self.scheduler = scheduler
-      self.throttle = throttle
-      self.pendingWrites = pendingWrites
-      self.writeCounts = writeCounts
-    }
-
-    func holder(for url: URL, throttle: Duration?, isCoordinated: Bool) -> RecordHolder<FileIO> {
-      // NB: Held under the registry's lock, so that the record cannot be released between
-      //     being found and being held.
-      let (file, report) = files.use(url, creating: { makeFile(at: url) }) { file in
-        file.holderAdded()
-        return file.io.uses.added(
-          interval: throttle ?? self.throttle,
-          isCoordinated: isCoordinated,
-          of: url
-        )
-      }
-      if let report { reportIssue(report) }
-      return RecordHolder(record: file) { file.io.uses.removed() }
-    }
-
-    private func makeFile(at url: URL) -> FileRecord {
-      FileRecord(
-        io: FileIO(url: url, backend: backend, writeCounts: writeCounts, uses: FileUses()),
-        machine: RecordStateMachine(interval: throttle),
-        scheduler: scheduler,
-        pendingWrites: pendingWrites,
-        // The disk's changes are played back as soon as they are noticed: only the
-        // virtual file system's simulated ones wait for the scheduler, which a test
-        // controls.
-        schedulesPlayback: backend is InMemoryFileSystem
-      ) { [weak self] file in
-        self?.files.remove(url, ifIdenticalTo: file) { $0.confirmRelease() }
-      }
-    }
+    hasher.combine(ObjectIdentifier(files))
   }
 }

@@ -2,16 +2,6 @@ import Dispatch
 import Foundation
 import SharingDependencies
 
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Android)
-  import Android
-#endif
-
 extension DiskFileSystem {
   /// Takes the `flock` of the lock file at `path`, open as `descriptor`, waiting at most
   /// `timeout` for whoever holds it.
@@ -41,12 +31,7 @@ extension DiskFileSystem {
       close(descriptor)
       wait = abandoned
     } else {
-      var code: Int32 = 0
-      while flock(descriptor, operation | LOCK_NB) != 0 {
-        code = errno
-        guard code == EINTR else { break }
-        code = 0
-      }
+      let code = flockResult(descriptor, operation | LOCK_NB)
       if code == 0 { return descriptor }
       guard code == EWOULDBLOCK else {
         close(descriptor)
@@ -115,13 +100,7 @@ private final class LockWait: Sendable {
 
   /// Waits in `flock`, on the waiting thread, for as long as it takes.
   func lock() {
-    var code: Int32 = 0
-    while flock(descriptor, key.operation) != 0 {
-      guard errno == EINTR else {
-        code = errno
-        break
-      }
-    }
+    let code = flockResult(descriptor, key.operation)
     let isAbandoned = state.withLock { state in
       guard case .abandoned = state else {
         state = .finished(code)
@@ -156,4 +135,13 @@ private final class LockWait: Sendable {
     }
     return code
   }
+}
+
+/// Makes `flock`, again whenever a signal interrupts it; returns 0 once it succeeds, or the
+/// `errno` it failed with.
+private func flockResult(_ descriptor: Int32, _ operation: Int32) -> Int32 {
+  while flock(descriptor, operation) != 0 {
+    guard errno == EINTR else { return errno }
+  }
+  return 0
 }

@@ -1,15 +1,5 @@
 import Foundation
 
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Android)
-  import Android
-#endif
-
 extension DiskFileSystem {
   /// Locks the file at `url` with `flock` on its lock file, `.<name>.lock` beside the file
   /// its symbolic links lead to: never on the file itself, which each write replaces.

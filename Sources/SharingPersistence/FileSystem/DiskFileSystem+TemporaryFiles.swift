@@ -1,16 +1,6 @@
 import Foundation
 import SharingDependencies
 
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Android)
-  import Android
-#endif
-
 extension DiskFileSystem {
   /// Removes the temporary files of `url` that writes killed before their rename left behind.
   ///

@@ -1,16 +1,6 @@
 import Foundation
 import SharingDependencies
 
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Android)
-  import Android
-#endif
-
 /// The real file system: atomic replacement through a temporary sibling file, and change
 /// notifications from ``FileWatcher``.
 ///
@@ -37,17 +27,7 @@ struct DiskFileSystem: FileSystemBackend {
     var info = stat()
     guard fstat(descriptor, &info) == 0 else { throw Self.posixError(errno) }
     guard info.st_mode & S_IFMT == S_IFREG else { throw Self.posixError(EISDIR) }
-    var data = Data()
-    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-    while true {
-      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw Self.posixError(errno)
-      }
-      if count == 0 { return data }
-      data.append(contentsOf: buffer[..<count])
-    }
+    return try FileHandle(fileDescriptor: descriptor).readToEnd() ?? Data()
   }
 
   func write(_ data: Data, to url: URL, permissionsOf template: URL?) throws {
@@ -84,7 +64,7 @@ struct DiskFileSystem: FileSystemBackend {
           throw Self.posixError(errno)
         }
       }
-      try Self.writeAll(data, to: descriptor)
+      try FileHandle(fileDescriptor: descriptor).write(contentsOf: data)
       // Flushed before the rename, so a crash right after it cannot leave an empty file.
       guard fsync(descriptor) == 0 else { throw Self.posixError(errno) }
     } catch {
@@ -109,7 +89,9 @@ struct DiskFileSystem: FileSystemBackend {
     var path = url.path
     // As many links as the kernel follows before it reports a loop.
     for _ in 0..<40 {
-      guard let link = symbolicLink(at: path) else { return URL(fileURLWithPath: path) }
+      guard let link = try? FileManager.default.destinationOfSymbolicLink(atPath: path) else {
+        return URL(fileURLWithPath: path)
+      }
       try checkMayFollow(linkAt: path)
       let directory = (path as NSString).deletingLastPathComponent
       path = link.hasPrefix("/") ? link : (directory as NSString).appendingPathComponent(link)
@@ -130,16 +112,6 @@ struct DiskFileSystem: FileSystemBackend {
       directory.st_uid != link.st_uid
     else { return }
     throw ProtectedSymbolicLinkError(link: URL(fileURLWithPath: path), owner: link.st_uid)
-  }
-
-  /// Where the symbolic link at `path` points, or `nil` if there is no link there.
-  private static func symbolicLink(at path: String) -> String? {
-    var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX))
-    let count = buffer.withUnsafeMutableBytes {
-      readlink(path, $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count)
-    }
-    guard count >= 0 else { return nil }
-    return String(decoding: buffer[..<count], as: UTF8.self)
   }
 
   func createEmptyFileIfMissing(at url: URL) {
@@ -168,40 +140,13 @@ struct DiskFileSystem: FileSystemBackend {
     }
     // Writes through a link replace the file it leads to, in its own directory.
     let target = watcher.watch(path: destination.path, onChange: onChange)
-    return FileWatch(isActive: link.isActive && target.isActive) {
+    return FileWatch(isActive: link.isLive && target.isLive) {
       link.stop()
       target.stop()
-    }
-  }
-
-  private static func writeAll(_ data: Data, to descriptor: Int32) throws {
-    try data.withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let count = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        if count < 0 {
-          if errno == EINTR { continue }
-          throw posixError(errno)
-        }
-        offset += count
-      }
     }
   }
 
   static func posixError(_ code: Int32) -> POSIXError {
     POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
   }
-}
-
-/// The C library's `write`, which the ``DiskFileSystem/write(_:to:)`` method would shadow.
-private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-  #if canImport(Darwin)
-    Darwin.write(descriptor, bytes, count)
-  #elseif canImport(Glibc)
-    Glibc.write(descriptor, bytes, count)
-  #elseif canImport(Musl)
-    Musl.write(descriptor, bytes, count)
-  #elseif canImport(Android)
-    Android.write(descriptor, bytes, count)
-  #endif
 }

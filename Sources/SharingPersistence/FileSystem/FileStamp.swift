@@ -1,15 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#elseif canImport(Android)
-  import Android
-#endif
-
 /// What identifies one version of a file: a change by anyone gives another stamp (a
 /// replacement another inode, a write another size or modification time).
 ///
@@ -21,14 +11,6 @@ struct FileStamp: Equatable, Sendable {
   let size: Int64
   let modified: Int64
   let modifiedNanoseconds: Int64
-
-  init(device: UInt64, inode: UInt64, size: Int64, modified: Int64, modifiedNanoseconds: Int64) {
-    self.device = device
-    self.inode = inode
-    self.size = size
-    self.modified = modified
-    self.modifiedNanoseconds = modifiedNanoseconds
-  }
 
   /// The stamp of the file at `path`, following symbolic links, or `nil` if there is none.
   init?(path: String) {

@@ -17,9 +17,6 @@ struct FileWatch: RecordWatch {
   /// Whether every change to the file is reported now: only then does what is known of the
   /// file stay true while it is watched. A watch that was active stops being so when the
   /// file's directory can no longer be watched.
-  var isActive: Bool { isActiveNow() }
-
-  /// Whether every change to the file is reported now: ``isActive``.
   var isLive: Bool { isActiveNow() }
 
   /// Ends the watch.

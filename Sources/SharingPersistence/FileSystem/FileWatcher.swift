@@ -2,14 +2,6 @@ import Foundation
 import SharingDependencies
 
 #if os(Linux) || os(Android)
-  #if canImport(Glibc)
-    import Glibc
-  #elseif canImport(Musl)
-    import Musl
-  #elseif canImport(Android)
-    import Android
-  #endif
-
   /// Watches files for changes made by anyone, with one inotify descriptor and one reader
   /// thread for the whole process.
   ///
@@ -67,8 +59,17 @@ import SharingDependencies
       var isReading = false
       /// Whether reading events failed: no watch is bound any more.
       var cannotRead = false
-      /// Failures met with the lock held, to write once it is released.
+      /// Failures met with the lock held, each kind the first time, to write once it is
+      /// released.
       var failures: [InotifyFailure] = []
+      /// The kinds (``InotifyFailure/kind``) of the failures met so far.
+      var failureKinds: Set<String> = []
+
+      /// Notes that `call` failed with `code`, to write unless a failure of its kind was.
+      mutating func fail(_ call: String, _ code: Int32, path: String? = nil) {
+        let failure = InotifyFailure(call: call, code: code, path: path)
+        if failureKinds.insert(failure.kind).inserted { failures.append(failure) }
+      }
 
       mutating func takeFailures() -> [InotifyFailure] {
         defer { failures = [] }
@@ -89,8 +90,6 @@ import SharingDependencies
     private let poller: FilePoller
     private let warn: @Sendable (String) -> Void
     private let state = Locked(State())
-    /// The failures already written, by ``InotifyFailure/kind``.
-    private let reported = Locked<Set<String>>([])
 
     /// A watcher making its inotify calls through `inotify`.
     ///
@@ -100,7 +99,9 @@ import SharingDependencies
     init(
       inotify: InotifyCalls,
       pollingInterval: Duration = .seconds(1),
-      warn: @escaping @Sendable (String) -> Void = { FileWatcher.writeToStandardError($0) }
+      warn: @escaping @Sendable (String) -> Void = {
+        FileHandle.standardError.write(Data("[Sharing] \($0)\n".utf8))
+      }
     ) {
       self.inotify = inotify
       self.poller = FilePoller(interval: pollingInterval)
@@ -121,9 +122,7 @@ import SharingDependencies
         state.nextID += 1
         state.watches[id] = Watch(path: path, onChange: onChange)
         if descriptor < 0 {
-          state.failures.append(
-            InotifyFailure(call: "inotify_init1", code: -descriptor, path: nil)
-          )
+          state.fail("inotify_init1", -descriptor)
           poll(id, in: &state)
         } else if state.cannotRead {
           poll(id, in: &state)
@@ -140,30 +139,20 @@ import SharingDependencies
         thread.name = "Sharing.FileWatcher"
         thread.start()
       }
-      return FileWatch(isActive: { [self] in isBound(id) }) { [self] in
-        state.withLock { state in
-          unbind(id, in: &state)
-          state.watches.removeValue(forKey: id)?.stopPolling?()
+      return FileWatch(
+        isActive: { [self] in state.withLock { $0.watches[id]?.binding != nil } },
+        stop: { [self] in
+          state.withLock { state in
+            unbind(id, in: &state)
+            state.watches.removeValue(forKey: id)?.stopPolling?()
+          }
         }
-      }
+      )
     }
 
-    private func isBound(_ id: Int) -> Bool {
-      state.withLock { $0.watches[id]?.binding != nil }
-    }
-
-    /// Writes each kind of failure the first time it happens.
+    /// Writes the failures met, each kind the first time it happens.
     private func write(_ failures: [InotifyFailure]) {
-      guard !failures.isEmpty else { return }
-      let fresh = reported.withLock { reported in
-        failures.filter { reported.insert($0.kind).inserted }
-      }
-      for failure in fresh { warn(failure.message(pollingEvery: poller.interval)) }
-    }
-
-    /// Writes a line to standard error.
-    static func writeToStandardError(_ message: String) {
-      FileHandle.standardError.write(Data("[Sharing] \(message)\n".utf8))
+      for failure in failures { warn(failure.message(pollingEvery: poller.interval)) }
     }
 
     // MARK: Binding watches to directories
@@ -203,9 +192,7 @@ import SharingDependencies
         }
         let code = -watchDescriptor
         guard code == ENOENT || code == ENOTDIR else {
-          state.failures.append(
-            InotifyFailure(call: "inotify_add_watch", code: code, path: directory)
-          )
+          state.fail("inotify_add_watch", code, path: directory)
           return nil
         }
         guard directory != "/", !directory.isEmpty else { return nil }
@@ -254,7 +241,7 @@ import SharingDependencies
         let count = read(descriptor, buffer, capacity)
         if count < 0 {
           if errno == EINTR { continue }
-          return stopReading(failure: InotifyFailure(call: "read", code: errno, path: nil))
+          return stopReading(failingWith: errno)
         }
         var handlers: [@Sendable () -> Void] = []
         var offset = 0
@@ -278,10 +265,10 @@ import SharingDependencies
     }
 
     /// Polls every file from now on: events can no longer be read.
-    private func stopReading(failure: InotifyFailure) {
+    private func stopReading(failingWith code: Int32) {
       let (handlers, failures) = state.withLock { state in
         state.cannotRead = true
-        state.failures.append(failure)
+        state.fail("read", code)
         for id in state.watches.keys {
           unbind(id, in: &state)
           poll(id, in: &state)

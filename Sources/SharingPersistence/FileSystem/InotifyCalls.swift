@@ -1,12 +1,6 @@
-#if os(Linux) || os(Android)
-  #if canImport(Glibc)
-    import Glibc
-  #elseif canImport(Musl)
-    import Musl
-  #elseif canImport(Android)
-    import Android
-  #endif
+import Foundation
 
+#if os(Linux) || os(Android)
   /// The inotify calls ``FileWatcher`` makes to set up watches: the kernel's, or failing ones
   /// in tests, which cannot reach the kernel's limits without exhausting the machine.
   ///

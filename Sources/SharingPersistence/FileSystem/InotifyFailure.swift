@@ -1,12 +1,6 @@
-#if os(Linux) || os(Android)
-  #if canImport(Glibc)
-    import Glibc
-  #elseif canImport(Musl)
-    import Musl
-  #elseif canImport(Android)
-    import Android
-  #endif
+import Foundation
 
+#if os(Linux) || os(Android)
   /// An inotify call that failed, which leaves files polled rather than watched: what
   /// ``FileWatcher`` writes to standard error.
   struct InotifyFailure {
@@ -58,18 +52,9 @@
       }
     }
 
+    /// The symbolic name of `code`, such as `EMFILE`.
     private static func name(of code: Int32) -> String {
-      switch code {
-      case EACCES: "EACCES"
-      case EBADF: "EBADF"
-      case EINVAL: "EINVAL"
-      case EMFILE: "EMFILE"
-      case ENAMETOOLONG: "ENAMETOOLONG"
-      case ENFILE: "ENFILE"
-      case ENOMEM: "ENOMEM"
-      case ENOSPC: "ENOSPC"
-      default: "errno \(code)"
-      }
+      POSIXErrorCode(rawValue: code).map { "\($0)" } ?? "errno \(code)"
     }
   }
 #endif

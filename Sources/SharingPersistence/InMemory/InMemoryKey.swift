@@ -28,7 +28,7 @@ public struct InMemoryKey<Value: Sendable>: SharedKey {
   public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
     // NB: A value of another type may be stored under the same name, which the shared
     //     reference registry reports; this use keeps its default.
-    guard let value = store.value(forKey: key, of: Value.self) else {
+    guard let value = id.storedValue(of: Value.self) else {
       return continuation.resumeReturningInitialValue()
     }
     continuation.resume(returning: value)
@@ -47,7 +47,7 @@ public struct InMemoryKey<Value: Sendable>: SharedKey {
   /// Shared values created from this key never call it: the store keeps their reference,
   /// which holds the value. A key that wraps this one saves through it.
   public func save(_ value: Value, context: SaveContext, continuation: SaveContinuation) {
-    store.setValue(value, forKey: key)
+    store.entries.withLock { $0[key] = .value(value) }
     continuation.resume()
   }
 }

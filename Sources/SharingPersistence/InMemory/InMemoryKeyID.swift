@@ -1,4 +1,5 @@
 public import SharingCore
+import SharingDependencies
 
 /// The identity of an ``InMemoryKey``: its name and its store.
 ///
@@ -9,16 +10,31 @@ public struct InMemoryKeyID: Hashable, Sendable, ReferenceStoringKeyID {
   let key: String
   let store: InMemoryStorage
 
+  /// Keeps `root` for the key, unless one is kept already; returns the one kept.
   package func keep(_ root: AnyRootReference) -> AnyRootReference {
-    store.keep(root, forKey: key)
+    store.entries.withLock { entries in
+      if case .root(let kept) = entries[key] { return kept }
+      entries[key] = .root(root)
+      return root
+    }
   }
 
+  /// The root kept for the key, if one is.
   package func keptRoot() -> AnyRootReference? {
-    store.root(forKey: key)
+    // NB: Matched under the lock: copying the entry out copies its existential case too.
+    store.entries.withLock { entries in
+      guard case .root(let root) = entries[key] else { return nil }
+      return root
+    }
   }
 
+  /// The key's value, from its kept root or as stored, if it is of this type.
   package func storedValue<Stored: Sendable>(of type: Stored.Type) -> Stored? {
-    store.value(forKey: key, of: type)
+    switch store.entries.withLock({ $0[key] }) {
+    case .root(let root): root.value(of: Stored.self)
+    case .value(let value): value as? Stored
+    case nil: nil
+    }
   }
 }
 

@@ -9,46 +9,17 @@ public final class InMemoryStorage: Hashable, Sendable {
   // NB: The store keeps each key's shared root, not copies of its value: writes need no
   //     save, and a large value's storage is never shared with a copy kept here. A value is
   //     stored only when a key that wraps an in-memory key saves through it.
-  private let entries = Locked<[String: Entry]>([:])
+  /// What the store holds for each key; ``InMemoryKeyID`` reads and keeps it.
+  let entries = Locked<[String: Entry]>([:])
 
-  private enum Entry {
+  /// What the store holds for a key: its shared root, or a value a wrapping key saved.
+  enum Entry {
     case root(AnyRootReference)
     case value(any Sendable)
   }
 
   /// Creates an empty store.
   public init() {}
-
-  /// The root kept for a key, if one is.
-  func root(forKey key: String) -> AnyRootReference? {
-    // NB: Matched under the lock: copying the entry out copies its existential case too.
-    entries.withLock { entries in
-      guard case .root(let root) = entries[key] else { return nil }
-      return root
-    }
-  }
-
-  /// The value of a key, from its kept reference or as stored, if it is of this type.
-  func value<Value: Sendable>(forKey key: String, of type: Value.Type) -> Value? {
-    switch entries.withLock({ $0[key] }) {
-    case .root(let root): root.value(of: Value.self)
-    case .value(let value): value as? Value
-    case nil: nil
-    }
-  }
-
-  /// Keeps a root for a key, unless one is kept already; returns the one kept.
-  func keep(_ root: AnyRootReference, forKey key: String) -> AnyRootReference {
-    entries.withLock { entries in
-      if case .root(let kept) = entries[key] { return kept }
-      entries[key] = .root(root)
-      return root
-    }
-  }
-
-  func setValue(_ value: any Sendable, forKey key: String) {
-    entries.withLock { $0[key] = .value(value) }
-  }
 
   /// Whether two stores are the same store.
   public static func == (lhs: InMemoryStorage, rhs: InMemoryStorage) -> Bool {

@@ -19,7 +19,7 @@ import Foundation
 /// is never mistaken for an envelope.
 enum SchemaEnvelope {
   /// How the value is held in the envelope.
-  enum Member: String {
+  enum Member: String, CaseIterable {
     case value, text, base64
   }
 
@@ -60,9 +60,31 @@ enum SchemaEnvelope {
   }
 
   /// The version and payload of an envelope, or `nil` if `data` is not one.
+  ///
+  /// Reads the tokens that start an envelope and the brace that ends it, whitespace allowed
+  /// around each, without reading the value.
   static func unwrap(_ data: Data) -> (version: Int, payload: Data)? {
-    guard let (version, member, range) = parse(data) else { return nil }
-    let span = data[range]
+    var rest = data
+    // Consumes `literal` if it comes next, after whitespace.
+    func skip(_ literal: String) -> Bool {
+      rest = rest.drop(while: isWhitespace)
+      guard rest.starts(with: literal.utf8) else { return false }
+      rest = rest.dropFirst(literal.utf8.count)
+      return true
+    }
+    guard skip("{"), skip("\"$version\""), skip(":") else { return nil }
+    let digits = rest.drop(while: isWhitespace).prefix(while: { (0x30...0x39).contains($0) })
+    guard (1...9).contains(digits.count),
+      let version = Int(String(decoding: digits, as: UTF8.self)),
+      version >= 1
+    else { return nil }
+    rest = rest.drop(while: isWhitespace).dropFirst(digits.count)
+    guard skip(","), let member = Member.allCases.first(where: { skip("\"\($0.rawValue)\"") }),
+      skip(":"),
+      let close = rest.lastIndex(where: { !isWhitespace($0) }), rest[close] == UInt8(ascii: "}"),
+      let last = rest[..<close].lastIndex(where: { !isWhitespace($0) })
+    else { return nil }
+    let span = rest.drop(while: isWhitespace)[...last]
     switch member {
     case .value:
       return (version, span)
@@ -78,85 +100,10 @@ enum SchemaEnvelope {
     }
   }
 
-  /// Finds the version, the kind of value and the value's bytes, without reading the value.
-  private static func parse(_ data: Data) -> (Int, Member, Range<Data.Index>)? {
-    data.withUnsafeBytes { buffer -> (Int, Member, Range<Data.Index>)? in
-      var scanner = Scanner(bytes: buffer)
-      guard
-        scanner.skip("{"), scanner.skip("\"$version\""), scanner.skip(":"),
-        let version = scanner.integer(), version >= 1, scanner.skip(","),
-        let name = scanner.string(), let member = Member(rawValue: name), scanner.skip(":")
-      else { return nil }
-      scanner.skipWhitespace()
-      guard let end = scanner.lastIndex(of: "}"), scanner.index < end else { return nil }
-      let range = data.startIndex + scanner.index..<data.startIndex + end
-      return (version, member, range)
-    }
-  }
-
   private static let newline = UInt8(ascii: "\n")
   private static let space = UInt8(ascii: " ")
 
-  /// Reads the few tokens that start an envelope, skipping whitespace before each.
-  private struct Scanner {
-    let bytes: UnsafeRawBufferPointer
-    var index = 0
-
-    mutating func skipWhitespace() {
-      while index < bytes.count, Self.isWhitespace(bytes[index]) { index += 1 }
-    }
-
-    /// Consumes `literal` if it comes next.
-    mutating func skip(_ literal: StaticString) -> Bool {
-      skipWhitespace()
-      let count = literal.utf8CodeUnitCount
-      guard bytes.count - index >= count else { return false }
-      for offset in 0..<count where bytes[index + offset] != literal.utf8Start[offset] {
-        return false
-      }
-      index += count
-      return true
-    }
-
-    /// Consumes a small non-negative integer.
-    mutating func integer() -> Int? {
-      skipWhitespace()
-      var value = 0
-      let start = index
-      while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
-        guard index - start < 9 else { return nil }
-        value = value * 10 + Int(bytes[index] - UInt8(ascii: "0"))
-        index += 1
-      }
-      return index > start ? value : nil
-    }
-
-    /// Consumes a string without escapes.
-    mutating func string() -> String? {
-      guard skip("\"") else { return nil }
-      let start = index
-      while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
-        guard bytes[index] != UInt8(ascii: "\\") else { return nil }
-        index += 1
-      }
-      guard index < bytes.count else { return nil }
-      defer { index += 1 }
-      return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-    }
-
-    /// The index of the last byte, which must be `character`, ignoring trailing whitespace;
-    /// also ignores whitespace before it.
-    func lastIndex(of character: Unicode.Scalar) -> Int? {
-      var end = bytes.count
-      while end > index, Self.isWhitespace(bytes[end - 1]) { end -= 1 }
-      guard end > index, bytes[end - 1] == UInt8(ascii: character) else { return nil }
-      end -= 1
-      while end > index, Self.isWhitespace(bytes[end - 1]) { end -= 1 }
-      return end
-    }
-
-    static func isWhitespace(_ byte: UInt8) -> Bool {
-      byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
-    }
+  private static func isWhitespace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
   }
 }
