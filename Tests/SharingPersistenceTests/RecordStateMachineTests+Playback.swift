@@ -90,6 +90,20 @@ extension RecordStateMachineTests {
     #expect(names(record.read(readable, finding: nil)) == ["deliver nothing"])
   }
 
+  /// A change noticed while an unreadable store is being delivered as an error is read once
+  /// that delivery ended, as during any delivery: read meanwhile, it could be delivered first
+  /// and the error after it, leaving the shared values with an error the store no longer has.
+  @Test mutating func aChangeNoticedWhileAnErrorIsDeliveredIsReadOnceItEnds() throws {
+    try record.watch(finding: nil)
+    let read = try reading(record.machine.changeNoticed(stamp: nil))
+    #expect(
+      names(record.read(read, finding: nil, failing: CancellationError())) == ["deliver error"]
+    )
+    #expect(names(record.machine.changeNoticed(stamp: nil)) == [])
+    let again = try reading(record.machine.deliveryEnded())
+    #expect(names(record.read(again, finding: "7")) == ["deliver 7"])
+  }
+
   @Test mutating func aReadDoesNotTakeAFailedWriteBackUnlessSomeoneElseChangedTheStore() throws {
     try record.watch(finding: "5")
     _ = record.land(try taken(record.save("6")), failing: CancellationError())

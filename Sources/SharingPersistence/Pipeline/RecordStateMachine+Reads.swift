@@ -135,6 +135,7 @@ extension RecordStateMachine {
         return readAgainIfAsked() + retryReadLater() + releaseIfUnused()
       }
       isDelivering = true
+      reading = ReadTicket(writesTaken: writesTaken, verifiesWatch: nil)
       return [.deliver(.failure(error))]
     case .success(let snapshot)
     where snapshot.contents == nil && (knownHoldsNoValue || known == nil) && !isUnreadable
