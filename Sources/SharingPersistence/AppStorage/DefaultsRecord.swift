@@ -24,7 +24,7 @@ extension Record where IO == DefaultsIO {
     let id = keys.subscribe(key: key, writer: writer, onChange: onChange)
     let stop = subscribe(
       Subscriber(
-        onChange: { [weak self] in self?.played($0) },
+        onChange: { [weak self] read, _ in self?.played(read) },
         onRetry: onRetry
       )
     )
