@@ -82,9 +82,7 @@ struct DefaultsIO: RecordIO {
   func playChangesElsewhere() -> Duration {
     let (changed, work) = measuringProcessorTime { keys.compareSmallValuesChangedElsewhere() }
     guard !changed.isEmpty else { return work }
-    if let file,
-      let error = DefaultsSynchronizer.shared.unreadable(file, Result(catching: file.contents))
-    {
+    if let error = DefaultsSynchronizer.shared.unreadable(file, Result { try file?.contents() }) {
       for onChange in keys.fileFailed(error) { onChange() }
       return work
     }

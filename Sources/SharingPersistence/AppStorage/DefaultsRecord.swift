@@ -34,11 +34,6 @@ extension Record where IO == DefaultsIO {
     }
   }
 
-  /// Plays back `key` to the subscriptions of `writer`, whatever they saw last.
-  func playBack(_ key: String, to writer: ObjectIdentifier) {
-    for onChange in keys.subscriptions(to: key, of: writer) { onChange() }
-  }
-
   /// Stores a property list value for `key` (`nil` removes it) through `writer`, tells the
   /// key's other subscriptions, and writes the store to its file: soon, or at once with
   /// `urgency` ``WriteUrgency/immediate``.
