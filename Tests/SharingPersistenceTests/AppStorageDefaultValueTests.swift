@@ -18,7 +18,7 @@ import Testing
   init() throws {
     store = UserDefaultsBox(base: try #require(ObservedUserDefaults(suiteName: suite)))
     file = try #require(DefaultsFile.of(store.base))
-    io = DefaultsIO(keys: DefaultsKeys(store: store, fileError: nil), file: file)
+    io = DefaultsIO(keys: DefaultsKeys(store: store), file: file)
     // NB: In use, as a record's store is: Foundation writes every store of the process when
     //     any is synchronized, which other tests do meanwhile.
     DefaultsSynchronizer.shared.open(file, keys: io.keys)

@@ -167,7 +167,7 @@ import Testing
     store.set(2, forKey: "count")
     store.synchronize()
     let io = DefaultsIO(
-      keys: DefaultsKeys(store: UserDefaultsBox(base: store), fileError: nil),
+      keys: DefaultsKeys(store: UserDefaultsBox(base: store)),
       file: DefaultsFile(path: file.path)
     )
     let told = Locked(0)
@@ -199,7 +199,7 @@ import Testing
   @Test func synchronizingWithNothingToWriteKeepsAnUnparseableFileReported() throws {
     let (store, file) = try storeWithFile(Data("not a property list".utf8))
     let io = DefaultsIO(
-      keys: DefaultsKeys(store: UserDefaultsBox(base: store), fileError: nil),
+      keys: DefaultsKeys(store: UserDefaultsBox(base: store)),
       file: DefaultsFile(path: file.path)
     )
     let error = try #require(

@@ -17,7 +17,7 @@ import Testing
 
   init() throws {
     store = UserDefaultsBox(base: try #require(ObservedUserDefaults(suiteName: suite)))
-    keys = DefaultsKeys(store: store, fileError: nil)
+    keys = DefaultsKeys(store: store)
   }
 
   @Test func aWriteIsPlayedBackToOtherSubscriptionsOnlyWhenTheValueChanged() {
@@ -77,7 +77,7 @@ import Testing
 
   @Test func aSynchronizationReadsOnlyTheKeysWhoseBytesChanged() throws {
     let reads = try #require(ReadCountingDefaults(suiteName: suite))
-    let keys = DefaultsKeys(store: UserDefaultsBox(base: reads), fileError: nil)
+    let keys = DefaultsKeys(store: UserDefaultsBox(base: reads))
     _ = keys.subscribe(key: "a", writer: ObjectIdentifier(first)) {}
     _ = keys.subscribe(key: "b", writer: ObjectIdentifier(first)) {}
     _ = keys.synchronized(to: try xml(["a": 1, "b": 1]))
@@ -88,7 +88,7 @@ import Testing
 
   @Test func aKeysOwnWriteIsNotReadBackAfterASynchronization() throws {
     let reads = try #require(ReadCountingDefaults(suiteName: suite))
-    let keys = DefaultsKeys(store: UserDefaultsBox(base: reads), fileError: nil)
+    let keys = DefaultsKeys(store: UserDefaultsBox(base: reads))
     _ = keys.subscribe(key: "a", writer: ObjectIdentifier(first)) {}
     _ = keys.synchronized(to: try xml(["a": 1]))
     _ = keys.store(2, forKey: "a", by: ObjectIdentifier(first))

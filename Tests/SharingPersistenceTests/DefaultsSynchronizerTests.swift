@@ -146,7 +146,7 @@ import Testing
 
   /// The keys of `store`, as its record has them.
   private func keys(of store: UserDefaults) -> DefaultsKeys {
-    DefaultsKeys(store: UserDefaultsBox(base: store), fileError: nil)
+    DefaultsKeys(store: UserDefaultsBox(base: store))
   }
 
   /// A suite in the directory of temporary stores, with `contents` in its file if given.

@@ -152,7 +152,7 @@ import Testing
       let holder = storage.holder(for: url, throttle: throttle)
       let unsubscribe = holder.record.subscribe(
         FileRecord.Subscriber(
-          onChange: { _ in
+          onChange: { _, _ in
             guard !hasChanged.withLock({ $0 }), let count = shared.withLock({ $0 }) else {
               return
             }

@@ -11,18 +11,18 @@ import Testing
 
   @Test func aLateUnregistrationDoesNotDropARecordWithAWritePending() {
     let record = FakeRecord(isIdle: false)
-    pendingWrites.insert(record)
+    pendingWrites.update(record)
     // From a write that ended before the record's next change was saved.
-    pendingWrites.remove(record)
+    pendingWrites.update(record)
     pendingWrites.flushAndWait()
     #expect(record.flushes.withLock { $0 } == 1)
   }
 
   @Test func aLateRegistrationDoesNotKeepARecordWithNothingPending() {
     let record = FakeRecord(isIdle: true)
-    pendingWrites.remove(record)
+    pendingWrites.update(record)
     // From a change whose write ended before this arrived.
-    pendingWrites.insert(record)
+    pendingWrites.update(record)
     pendingWrites.flushAndWait()
     #expect(record.flushes.withLock { $0 } == 0)
   }

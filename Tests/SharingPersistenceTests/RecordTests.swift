@@ -147,5 +147,5 @@ final class FakeStore: RecordIO {
 
 extension Record.Subscriber {
   /// A subscriber that ignores what it is told.
-  static var ignoring: Self { Self(onChange: { _ in }, onRetry: { _ in }) }
+  static var ignoring: Self { Self(onChange: { _, _ in }, onRetry: { _ in }) }
 }

@@ -62,6 +62,10 @@ extension UserDefaults {
   /// On Linux, Foundation keeps every store in a file: this one lives in a temporary
   /// directory that is removed when the process exits.
   public static var inMemory: UserDefaults {
-    TemporaryUserDefaults.make()
+    let suiteName = TemporaryUserDefaults.makeSuiteName()
+    guard let store = ObservedUserDefaults(suiteName: suiteName) else {
+      preconditionFailure("Foundation refused the suite name \(suiteName).")
+    }
+    return store
   }
 }

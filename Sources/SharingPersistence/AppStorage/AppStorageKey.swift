@@ -109,7 +109,9 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
   ) {
     holder.overlap.withLock { $0.saveBegan() }
     store(value(), context: context, continuation: continuation)
-    if holder.overlap.withLock({ $0.saveEnded() }) { record.playBack(key, to: writer) }
+    guard holder.overlap.withLock({ $0.saveEnded() }) else { return }
+    // Played back to the key's own subscriptions, whatever they saw last.
+    for onChange in record.keys.subscriptions(to: key, of: writer) { onChange() }
   }
 
   /// Encodes the value and stores it.

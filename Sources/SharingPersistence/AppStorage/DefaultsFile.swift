@@ -1,15 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#elseif canImport(Android)
-  import Android
-#endif
-
 /// The property list file in which Foundation keeps a user defaults store on Linux.
 ///
 /// Foundation keeps `UserDefaults.standard` in `<config>/<process name>.plist`, a suite named

@@ -40,7 +40,7 @@ final class DefaultsHolder: Sendable {
     _ store: UserDefaultsBox,
     _ file: DefaultsFile?
   ) -> DefaultsRecord {
-    let keys = DefaultsKeys(store: store, fileError: nil)
+    let keys = DefaultsKeys(store: store)
     if let file {
       DefaultsSynchronizer.shared.open(file, keys: keys)
       if let error = DefaultsSynchronizer.shared.unreadable(file, Result { try file.contents() }) {

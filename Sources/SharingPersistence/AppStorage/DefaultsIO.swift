@@ -1,5 +1,6 @@
 import Foundation
 import SharingCore
+import SharingDependencies
 
 /// What a user defaults store does for its ``Record``: reads of its property list, writes by
 /// synchronizing the store with it (``DefaultsSynchronizer``), and a watch of it.
@@ -41,18 +42,39 @@ struct DefaultsIO: RecordIO {
   /// its other objects in this process, which Foundation does not tell.
   func watch(_ onChange: @escaping @Sendable (Data?) -> Void) -> any RecordWatch {
     let watch = file.map { DiskFileSystem().watch($0.url) { onChange(nil) } }
-    let poll = DefaultsPoll(self)
-    poll.start()
+    let isStopped = Locked(false)
+    poll(after: Self.pollInterval, until: isStopped)
     // NB: Never live, so that no write is skipped as holding what the file holds: every
     //     write carries the same (no) contents.
     return FileWatch(isActive: false) {
-      poll.stop()
+      isStopped.withLock { $0 = true }
       watch?.stop()
     }
   }
 
+  /// The least time between two comparisons of the subscribed keys by ``watch(_:)``.
+  static let pollInterval = Duration.milliseconds(50)
+
+  /// Compares the subscribed keys of the store with what they saw after `delay`, and again
+  /// after each comparison, until `isStopped`: after ``pollInterval``, or four times the
+  /// processor time the comparison took, if longer (after a change to the store, Foundation
+  /// copies the whole store for the first value read from it). See
+  /// ``playChangesElsewhere()``.
+  private func poll(after delay: Duration, until isStopped: Locked<Bool>) {
+    DispatchWriteScheduler.shared.schedule(after: delay) { [self] in
+      guard !isStopped.withLock({ $0 }) else { return }
+      let work = playChangesElsewhere()
+      poll(after: max(Self.pollInterval, work * 4), until: isStopped)
+    }
+  }
+
   /// Tells the keys whose small value was changed through another store object of the
-  /// process, and writes the store; returns the processor time the comparison took.
+  /// process (`UserDefaults.standard.set(…)`), which Foundation tells nobody, and writes the
+  /// store, as it writes the changes made through the package; returns the processor time the
+  /// comparison took.
+  ///
+  /// Only small values are compared: reading a large one takes Foundation long. A large value
+  /// changed so is told when the store is next written.
   ///
   /// Foundation reads a file it cannot parse as an empty store, whose keys all seem removed:
   /// a change found while the file is so is told as the file's failure, as its watch tells
@@ -60,9 +82,7 @@ struct DefaultsIO: RecordIO {
   func playChangesElsewhere() -> Duration {
     let (changed, work) = measuringProcessorTime { keys.compareSmallValuesChangedElsewhere() }
     guard !changed.isEmpty else { return work }
-    if let file,
-      let error = DefaultsSynchronizer.shared.unreadable(file, Result(catching: file.contents))
-    {
+    if let error = DefaultsSynchronizer.shared.unreadable(file, Result { try file?.contents() }) {
       for onChange in keys.fileFailed(error) { onChange() }
       return work
     }

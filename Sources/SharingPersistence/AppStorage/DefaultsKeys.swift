@@ -43,9 +43,8 @@ final class DefaultsKeys: Sendable {
   let store: UserDefaultsBox
   private let state = Locked(State())
 
-  init(store: UserDefaultsBox, fileError: (any Error)?) {
+  init(store: UserDefaultsBox) {
     self.store = store
-    state.withLock { $0.fileError = fileError }
   }
 
   /// Calls `onChange` whenever the value for `key` changes other than through `writer`, or
@@ -306,17 +305,9 @@ final class DefaultsKeys: Sendable {
   private func keepStoredValue(forKey key: String) {
     guard let object = store.base.object(forKey: key) else { return }
     let date = Date()
-    var attempt = 1
-    while store.base.object(
-      forKey: CorruptFile.preservationName(for: key, at: date, attempt: attempt)
-    ) != nil {
-      attempt += 1
-    }
-    ObservedUserDefaults.$isWritingForKey.withValue(true) {
-      store.base.set(
-        object,
-        forKey: CorruptFile.preservationName(for: key, at: date, attempt: attempt)
-      )
-    }
+    let names = (1...).lazy.map { CorruptFile.preservationName(for: key, at: date, attempt: $0) }
+    // The first name no key has: there is one, as the names never end.
+    let name = names.first { store.base.object(forKey: $0) == nil }!
+    ObservedUserDefaults.$isWritingForKey.withValue(true) { store.base.set(object, forKey: name) }
   }
 }

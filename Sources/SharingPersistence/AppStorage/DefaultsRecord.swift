@@ -24,7 +24,7 @@ extension Record where IO == DefaultsIO {
     let id = keys.subscribe(key: key, writer: writer, onChange: onChange)
     let stop = subscribe(
       Subscriber(
-        onChange: { [weak self] in self?.played($0) },
+        onChange: { [weak self] read, _ in self?.played(read) },
         onRetry: onRetry
       )
     )
@@ -32,11 +32,6 @@ extension Record where IO == DefaultsIO {
       keys.unsubscribe(id)
       stop()
     }
-  }
-
-  /// Plays back `key` to the subscriptions of `writer`, whatever they saw last.
-  func playBack(_ key: String, to writer: ObjectIdentifier) {
-    for onChange in keys.subscriptions(to: key, of: writer) { onChange() }
   }
 
   /// Stores a property list value for `key` (`nil` removes it) through `writer`, tells the

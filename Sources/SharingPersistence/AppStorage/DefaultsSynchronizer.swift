@@ -75,85 +75,80 @@ final class DefaultsSynchronizer: Sendable {
     _ keys: DefaultsKeys,
     _ file: DefaultsFile
   ) throws -> (contents: Data?, written: [String: Bool], work: Duration) {
-    try Self.synchronizing.withLock { try synchronizeAlone(keys, file) }
-  }
-
-  private func synchronizeAlone(
-    _ keys: DefaultsKeys,
-    _ file: DefaultsFile
-  ) throws -> (contents: Data?, written: [String: Bool], work: Duration) {
-    let paths = files.withLock { Set($0.keys).union([file.path]).sorted() }
-    var locks: [FileLock] = []
-    defer { for lock in locks { lock.unlock() } }
-    // Taken in the same order by every process, so that none waits for another that
-    // waits for it.
-    for path in paths {
-      do {
-        locks.append(
-          try DiskFileSystem(lockTimeout: lockTimeout).lock(
-            URL(fileURLWithPath: path),
-            exclusive: true
+    try Self.synchronizing.withLock {
+      let paths = files.withLock { Set($0.keys).union([file.path]).sorted() }
+      var locks: [FileLock] = []
+      defer { for lock in locks { lock.unlock() } }
+      // Taken in the same order by every process, so that none waits for another that
+      // waits for it.
+      for path in paths {
+        do {
+          locks.append(
+            try DiskFileSystem(lockTimeout: lockTimeout).lock(
+              URL(fileURLWithPath: path),
+              exclusive: true
+            )
           )
-        )
-      } catch {
-        if path == file.path {
+        } catch {
+          if path == file.path {
+            throw AppStorageError.notSaved(
+              path: path,
+              reason: file.reasonItCannotBeWritten() ?? "\(error)"
+            )
+          }
+          // A lock file that cannot be made is in a folder Foundation cannot write either. A
+          // lock held past the wait fails the synchronization: Foundation would write that
+          // store over what its holder writes.
+          guard (error as? FileLockError)?.cause is FileLockTimeoutError else { continue }
           throw AppStorageError.notSaved(
-            path: path,
-            reason: file.reasonItCannotBeWritten() ?? "\(error)"
+            path: file.path,
+            reason: """
+              Foundation writes every store of the process at once, and the store file at \
+              \(path) stayed locked past the wait (\(error))
+              """
           )
         }
-        // A lock file that cannot be made is in a folder Foundation cannot write either. A
-        // lock held past the wait fails the synchronization: Foundation would write that
-        // store over what its holder writes.
-        guard (error as? FileLockError)?.cause is FileLockTimeoutError else { continue }
-        throw AppStorageError.notSaved(
-          path: file.path,
-          reason: """
-            Foundation writes every store of the process at once, and the store file at \
-            \(path) stayed locked past the wait (\(error))
-            """
-        )
       }
-    }
-    var contentsOfPath: [String: Data?] = [:]
-    for path in paths {
-      let other = DefaultsFile(path: path)
-      let bytes = try? other.contents()
-      try keepAsideIfUnparseable(other, bytes)
-      contentsOfPath[path] = .some(bytes)
-    }
-    let before = contentsOfPath[file.path] ?? nil
-    let (written, synchronized, work) = files.withLock { files in
-      for (path, opened) in files
-      where contentsOfPath[path] == nil
-        && opened.keys.values.contains(where: \.hasChanges)
-      {
-        // NB: Opened since the files were locked, with changes Foundation is about to write:
-        //     its default values are checked against its file, locked if the lock is free.
-        //     One held elsewhere is not waited for, as its turn in the order has passed: the
-        //     store is then written without it (see the CHANGELOG's known problems).
-        let other = URL(fileURLWithPath: path)
-        if let lock = try? DiskFileSystem(lockTimeout: .zero).lock(other, exclusive: true) {
-          locks.append(lock)
+      var contentsOfPath: [String: Data?] = [:]
+      for path in paths {
+        let other = DefaultsFile(path: path)
+        let bytes = try? other.contents()
+        try keepAsideIfUnparseable(other, bytes)
+        contentsOfPath[path] = .some(bytes)
+      }
+      let before = contentsOfPath[file.path] ?? nil
+      let (written, synchronized, work) = files.withLock { files in
+        for (path, opened) in files
+        where contentsOfPath[path] == nil
+          && opened.keys.values.contains(where: \.hasChanges)
+        {
+          // NB: Opened since the files were locked, with changes Foundation is about to write:
+          //     its default values are checked against its file, locked if the lock is free.
+          //     One held elsewhere is not waited for, as its turn in the order has passed: the
+          //     store is then written without it (see the CHANGELOG's known problems).
+          let other = URL(fileURLWithPath: path)
+          if let lock = try? DiskFileSystem(lockTimeout: .zero).lock(other, exclusive: true) {
+            locks.append(lock)
+          }
+          contentsOfPath[path] = .some(try? DiskFileSystem().contents(of: other))
         }
-        contentsOfPath[path] = .some(try? DiskFileSystem().contents(of: other))
-      }
-      for (path, file) in files {
-        for other in file.keys.values where other !== keys {
-          _ = other.changesToWrite(over: contentsOfPath[path] ?? nil)
+        for (path, file) in files {
+          for other in file.keys.values where other !== keys {
+            _ = other.changesToWrite(over: contentsOfPath[path] ?? nil)
+          }
         }
+        let written = keys.changesToWrite(over: before)
+        let (synchronized, work) = measuringProcessorTime { keys.store.base.synchronize() }
+        return (written, synchronized, work)
       }
-      let written = keys.changesToWrite(over: before)
-      let (synchronized, work) = measuringProcessorTime { keys.store.base.synchronize() }
-      return (written, synchronized, work)
+      let after = try file.contents()
+      // Foundation's result covers every store of the process: whether this one was
+      // written is told by its own file.
+      if !synchronized, after == before, let reason = file.reasonItCannotBeWritten() {
+        throw AppStorageError.notSaved(path: file.path, reason: reason)
+      }
+      return (after, written, work)
     }
-    let after = try file.contents()
-    // Foundation's result covers every store of the process: whether this one was
-    // written is told by its own file.
-    if !synchronized, after == before, let reason = file.reasonItCannotBeWritten() {
-      throw AppStorageError.notSaved(path: file.path, reason: reason)
-    }
-    return (after, written, work)
   }
 
   /// Why a store cannot be read, if it cannot, given what reading its file found: the error

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Foundation
 
 /// Runs `body`, and returns its result with the processor time the calling thread spent in
 /// it: the work it did, which grows with what it handles (a larger store) but not with how

@@ -22,15 +22,12 @@ enum StoredDefaultsValue: Equatable {
     case let value as Data: self = .data(value)
     case let value as Date: self = .date(value)
     case let value?:
-      if let data = try? PropertyListSerialization.data(
+      let xml = try? PropertyListSerialization.data(
         fromPropertyList: value,
         format: .xml,
         options: 0
-      ) {
-        self = .other(String(decoding: data, as: UTF8.self))
-      } else {
-        self = .other(String(reflecting: value))
-      }
+      )
+      self = .other(xml.map { String(decoding: $0, as: UTF8.self) } ?? String(reflecting: value))
     }
   }
 

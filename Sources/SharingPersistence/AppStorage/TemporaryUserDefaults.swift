@@ -19,13 +19,4 @@ package enum TemporaryUserDefaults {
   package static func makeSuiteName() -> String {
     directory.appendingPathComponent(UUID().uuidString).path
   }
-
-  /// A new, empty store that shares nothing with any other.
-  static func make() -> UserDefaults {
-    let suiteName = makeSuiteName()
-    guard let store = ObservedUserDefaults(suiteName: suiteName) else {
-      preconditionFailure("Foundation refused the suite name \(suiteName).")
-    }
-    return store
-  }
 }

@@ -1,14 +1,5 @@
+import Foundation
 import SharingDependencies
-
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Android)
-  import Android
-#endif
 
 /// Work that must finish before the process exits normally: pending file writes and
 /// unsynchronised user defaults, then what tells other processes of those writes, then

@@ -19,8 +19,8 @@ import SharingDependencies
 public final class ManualWriteScheduler: WriteScheduler {
   private struct State {
     var now = Duration.zero
-    var sequence = 0
-    var actions: [(deadline: Duration, sequence: Int, action: @Sendable () -> Void)] = []
+    /// In order of scheduling.
+    var actions: [(deadline: Duration, action: @Sendable () -> Void)] = []
   }
 
   private let state = Locked(State())
@@ -35,10 +35,7 @@ public final class ManualWriteScheduler: WriteScheduler {
 
   /// Keeps `action` until time is advanced past `delay` from now.
   public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) {
-    state.withLock { state in
-      state.sequence += 1
-      state.actions.append((state.now + max(delay, .zero), state.sequence, action))
-    }
+    state.withLock { $0.actions.append(($0.now + max(delay, .zero), action)) }
   }
 
   /// The number of actions waiting for their deadline.
@@ -61,13 +58,12 @@ public final class ManualWriteScheduler: WriteScheduler {
 
   private func nextAction(dueBy target: Duration) -> (@Sendable () -> Void)? {
     state.withLock { state in
+      // The first of the earliest: of equal deadlines, the one scheduled first.
       guard
-        let index = state.actions.indices
-          .filter({ state.actions[$0].deadline <= target })
-          .min(by: {
-            (state.actions[$0].deadline, state.actions[$0].sequence)
-              < (state.actions[$1].deadline, state.actions[$1].sequence)
-          })
+        let index = state.actions.indices.min(by: {
+          state.actions[$0].deadline < state.actions[$1].deadline
+        }),
+        state.actions[index].deadline <= target
       else { return nil }
       let next = state.actions.remove(at: index)
       state.now = max(state.now, next.deadline)

@@ -31,21 +31,12 @@ package final class PendingWrites: Sendable {
   /// Creates an empty set, flushed only when asked.
   package init() {}
 
-  /// Adds `record`, which has a write pending, unless it has none by now.
+  /// Adds `record` if it has a write pending, and removes it if not.
   ///
   /// A record's registration and unregistration are made after its lock is released, so
   /// two threads' can arrive in either order: what the record has pending when each arrives
   /// decides.
-  func insert(_ record: some FlushableRecord) {
-    update(record)
-  }
-
-  /// Removes `record`, which has no write pending, unless it has one by now.
-  func remove(_ record: some FlushableRecord) {
-    update(record)
-  }
-
-  private func update(_ record: some FlushableRecord) {
+  func update(_ record: some FlushableRecord) {
     records.withLock { records in
       records[ObjectIdentifier(record)] = record.isIdle ? nil : record
     }

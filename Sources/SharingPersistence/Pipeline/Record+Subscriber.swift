@@ -11,20 +11,11 @@ extension Record {
     /// (`SharedSubscriber.programWriteCount`). It only reads.
     let mark: (@Sendable () -> UInt64?)?
 
-    package init(
-      onChange: @escaping @Sendable (Result<StoredSnapshot<Stamp>, any Error>) -> Void,
-      onRetry: @escaping @Sendable (Result<Void, any Error>) -> Void
-    ) {
-      self.onChange = { result, _ in onChange(result) }
-      self.onRetry = onRetry
-      self.mark = nil
-    }
-
-    /// A subscriber told what `mark` read when each delivery was decided: a shared value
-    /// keeps a write of the program's made since (see
+    /// A subscriber told what `mark` read when each delivery was decided, if given: a shared
+    /// value keeps a write of the program's made since (see
     /// `SharedSubscriber.yield(with:decidedAt:)`).
     package init(
-      marking mark: @escaping @Sendable () -> UInt64?,
+      marking mark: (@Sendable () -> UInt64?)? = nil,
       onChange: @escaping @Sendable (Result<StoredSnapshot<Stamp>, any Error>, UInt64?) -> Void,
       onRetry: @escaping @Sendable (Result<Void, any Error>) -> Void
     ) {

@@ -114,9 +114,7 @@ package final class Record<IO: RecordIO>: FlushableRecord {
 
   /// Writes the pending value now, and waits for every write taken until then.
   package func flushAndWait() {
-    let flushed = DispatchSemaphore(value: 0)
-    flush { flushed.signal() }
-    flushed.wait()
+    PendingWrites.flushAndWait([self])
   }
 
   // MARK: Reading
@@ -270,10 +268,8 @@ package final class Record<IO: RecordIO>: FlushableRecord {
         for (_, subscriber) in sortedSubscribers() { subscriber.onRetry(result) }
       case .finishFlushes(let flushes):
         for done in flushes { done() }
-      case .registerPending:
-        pendingWrites.insert(self)
-      case .unregisterPending:
-        pendingWrites.remove(self)
+      case .registerPending, .unregisterPending:
+        pendingWrites.update(self)
       case .startWatching(let generation):
         startWatching(generation: generation)
       case .stopWatching:

@@ -36,7 +36,6 @@ extension RecordStateMachine {
       switch read {
       case .success(let snapshot):
         know(snapshot)
-        isUnreadable = false
       case .failure:
         isUnreadable = true
       }
@@ -163,18 +162,11 @@ extension RecordStateMachine {
   /// merge, and delivers it.
   mutating func accept(_ snapshot: StoredSnapshot<Stamp>) -> [RecordAction<Stamp>] {
     know(snapshot)
-    isUnreadable = false
     deliversKnown = false
     if case .some = watchedContents { watchedContents = snapshot.contents }
-    var actions = mergesWrites ? [] : forgetFailed()
-    if !mergesWrites, let replaced = pending {
-      // The store changed after the pending value was set: the newer value wins, rather
-      // than being overwritten by the older one.
-      pending = nil
-      actions += [
-        .resume(replaced.write.continuations, .success(())), .discard(replaced.write.encode),
-      ]
-    }
+    // The store changed after the pending value was set: the newer value wins, rather than
+    // being overwritten by the older one.
+    let actions = mergesWrites ? [] : forgetFailed() + supersedePending()
     isDelivering = true
     reading = reading ?? ReadTicket(writesTaken: writesTaken, verifiesWatch: nil)
     return actions + unregisterIfIdle() + [.deliver(.success(snapshot))]

@@ -99,7 +99,6 @@ extension RecordStateMachine {
     switch read {
     case .success(let snapshot)
     where snapshot.contents == nil || snapshot.stamp == known || mergesWrites:
-      isUnreadable = false
       know(snapshot)
       return [.write(ticket)]
     case .success(let snapshot):
@@ -238,7 +237,6 @@ extension RecordStateMachine {
   mutating func transactionRead(_ read: Result<StoredSnapshot<Stamp>, any Error>) {
     guard case .success(let snapshot) = read else { return }
     know(snapshot)
-    isUnreadable = false
   }
 
   /// The transaction ended, having written `contents` stamped `stamp` if it wrote anything.
@@ -260,12 +258,7 @@ extension RecordStateMachine {
       (known, knownHoldsNoValue, isUnreadable, undecodable) = (wrote.stamp, false, false, nil)
       actions += forgetFailed()
       if case .some = watchedContents { watchedContents = wrote.contents }
-      if let superseded = pending {
-        pending = nil
-        actions += [
-          .resume(superseded.write.continuations, .success(())), .discard(superseded.write.encode),
-        ]
-      }
+      actions += supersedePending()
       if isDelivering { actions += readBack() }
     }
     return actions + readAgainIfAsked() + unregisterIfIdle()

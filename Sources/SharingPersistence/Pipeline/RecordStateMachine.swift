@@ -175,9 +175,11 @@ package struct RecordStateMachine<Stamp: Equatable & Sendable> {
     isUnused && !isReleased ? [.release] : []
   }
 
+  /// The store was read, and holds `snapshot`.
   mutating func know(_ snapshot: StoredSnapshot<Stamp>) {
     known = snapshot.stamp
     knownHoldsNoValue = snapshot.contents == nil
+    isUnreadable = false
   }
 
   /// Forgets the failed write's value: someone's newer value replaced it.
@@ -185,6 +187,14 @@ package struct RecordStateMachine<Stamp: Equatable & Sendable> {
     guard let failed else { return [] }
     self.failed = nil
     return [.discard(failed)]
+  }
+
+  /// Drops the pending change, which a newer value the store holds replaced: its saves
+  /// succeed, as what they saved was superseded.
+  mutating func supersedePending() -> [RecordAction<Stamp>] {
+    guard let old = pending else { return [] }
+    pending = nil
+    return [.resume(old.write.continuations, .success(())), .discard(old.write.encode)]
   }
 
   mutating func registerPending() -> [RecordAction<Stamp>] {

@@ -26,11 +26,6 @@ package final class Registry<Key: Hashable & Sendable, Record: AnyObject & Senda
     }
   }
 
-  /// Adds or replaces the record for `key`.
-  package func insert(_ record: Record, for key: Key) {
-    records.withLock { $0[key] = record }
-  }
-
   /// Removes the record for `key` if it is `record` and `shouldRemove` agrees, under the
   /// registry's lock; returns whether it was removed.
   @discardableResult
