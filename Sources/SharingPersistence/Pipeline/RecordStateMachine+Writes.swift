@@ -18,14 +18,18 @@ extension RecordStateMachine {
     if isDelivering, !isDeliveringLoad { echoesNextWrite = true }
     let interval = interval ?? self.interval
     let isImmediate = urgency == .immediate || interval == .zero
-    var write = write
     var actions = registerPending()
-    // NB: A replaced value is never written: its saves wait for the value that replaced it.
-    if let replaced = pending {
-      write.continuations = replaced.write.continuations + write.continuations
+    // A replaced value is never written: its saves wait for the value that replaced it. The
+    // pending change is taken out and put back, so that its saves are added to in place, not
+    // copied at every change of a burst.
+    if var replaced = pending.take() {
       actions.append(.discard(replaced.write.encode))
+      replaced.write.encode = write.encode
+      replaced.write.continuations += write.continuations
+      pending = Pending(write: replaced.write, isImmediate: isImmediate || replaced.isImmediate)
+    } else {
+      pending = Pending(write: write, isImmediate: isImmediate)
     }
-    pending = Pending(write: write, isImmediate: isImmediate || pending?.isImmediate == true)
     guard writing == nil else { return actions }
     let sinceLast = lastWrite.map { now - $0 }
     let isQuiet = urgency == .throttled && sinceLast.map { $0 >= interval } ?? true

@@ -71,6 +71,13 @@ func valueSizeSuite() -> Suite {
         }
         return state.items
       },
+      Benchmark(
+        name: ".fileStorage withLock { $0 += 1 }, 10⁴ changes waiting",
+        workload: changes(waiting: 10_000, on: storage, to: onFile("waiting", 10_000)),
+        baselineName: "none waiting",
+        baseline: changes(waiting: 0, on: storage, to: onFile("waiting", 0)),
+        target: .ratio(1.5)
+      ),
     ],
     notes: [
       "Each operation is `withLock { $0.append(i) }`; after each batch the appended elements",
@@ -78,7 +85,9 @@ func valueSizeSuite() -> Suite {
       "time does not move, with a one-hour throttle: a first change is written before the",
       "measured part, and later changes wait in the pending write, so no encoding runs while",
       "the loop does. Files hold the array's bytes as they are in memory: the rows measure the",
-      "change, not an encoder.",
+      "change, not an encoder. The last row changes an integer file whose write already",
+      "waits with 10,000 changes (made before each batch, after the file is written): each",
+      "change joins the waiting write, at the same cost however many wait.",
     ]
   )
 }
@@ -104,6 +113,28 @@ private func appends(
     let spent = cost(since: start)
     shared.withLock { $0.removeLast(count) }
     return spent
+  }
+}
+
+/// Changes of an integer file whose write waits, each batch made after `waiting` changes
+/// that wait in it already: a change costs the same however many wait.
+private func changes(waiting: Int, on storage: FileStorage, to url: URL) -> Workload {
+  let shared = Once {
+    let shared = withDependencies {
+      $0.defaultFileStorage = storage
+    } operation: {
+      Shared(wrappedValue: 0, .fileStorage(url))
+    }
+    shared.withLock { $0 += 1 }
+    return shared
+  }
+  return .measuredPart { count in
+    let shared = shared()
+    storage.flushPendingWritesAndWait()
+    for _ in 0..<waiting { shared.withLock { $0 &+= 1 } }
+    let start = startMeasuring()
+    for _ in 0..<count { shared.withLock { $0 &+= 1 } }
+    return cost(since: start)
   }
 }
 
