@@ -49,6 +49,7 @@ extension SharedReference {
     member(at: offset, of: read())
   }
 
+  @usableFromInline
   func modifyMember<Member>(
     at offset: Int,
     as type: Member.Type,

@@ -96,15 +96,6 @@ final class RootReference<Value>: SharedReference, SharedRoot, @unchecked Sendab
     }
   }
 
-  @usableFromInline
-  func modifyMember<Member>(
-    at offset: Int,
-    as type: Member.Type,
-    _ body: (inout Member) -> Bool
-  ) {
-    modify { withMember(at: offset, of: &$0, body) }
-  }
-
   /// Writes the value, then tells observers and, for a write of the program, the key.
   @inline(__always)
   @discardableResult
