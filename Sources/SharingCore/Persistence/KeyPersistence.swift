@@ -110,9 +110,8 @@ final class KeyPersistence<Value: Sendable>: Persistence, @unchecked Sendable {
   /// Loads the value (unless it is already known) and subscribes to the store.
   func start(loading: Bool) {
     if loading { loadValue(context: .initialValue(initialValue)) }
-    // Described by the key, not by 'self': a subscriber the key keeps must not keep the root's
-    // part, whose end cancels the subscription.
-    let key = self.key
+    // The subscriber's callbacks hold the root's part weakly ('whileAlive'): a subscriber the key
+    // keeps must not keep the part, whose end cancels the subscription.
     let deliver = whileAlive { (persistence, delivery: (Result<Value?, any Error>, UInt64?)) in
       persistence.finishLoad(delivery.0, resetsToInitialValue: true, decidedAt: delivery.1)
     }
