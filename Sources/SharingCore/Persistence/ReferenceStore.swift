@@ -47,15 +47,17 @@ public struct _ReferenceStore: Sendable {
     if let existing = id.keptRoot() {
       kept = existing
     } else {
+      // The default is evaluated before the wait: a dependency may be built meanwhile.
+      let value = initialValue()
       DependencyResolution.waitForValuesBeingBuilt()
       let (created, _) = KeyPersistence.root(
         persistedBy: key,
         saver: saver,
-        initialValue: initialValue(),
+        initialValue: value,
         keepsReference: true
       )
-      if loading, let value = id.storedValue(of: Value.self) {
-        created.write(from: .store) { $0 = value }
+      if loading, let stored = id.storedValue(of: Value.self) {
+        created.write(from: .store) { $0 = stored }
       }
       kept = id.keep(AnyRootReference(created, site: site))
     }
