@@ -49,7 +49,6 @@ extension SharedReference {
     member(at: offset, of: read())
   }
 
-  @usableFromInline
   func modifyMember<Member>(
     at offset: Int,
     as type: Member.Type,
