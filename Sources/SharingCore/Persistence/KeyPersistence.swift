@@ -240,8 +240,8 @@ final class KeyPersistence<Value: Sendable>: Persistence, @unchecked Sendable {
     let thread = currentThreadID()
     var saver: (any SharedKey<Value>)?
     let action = state.withLock { state -> TurnClaim<DispatchSemaphore>.ChangeAction in
-      saver = state.saver
-      guard saver != nil else { return .none }
+      guard let current = state.saver else { return .none }
+      saver = current
       return state.turns.changed(by: thread) { DispatchSemaphore(value: 0) }
     }
     switch action {
@@ -253,7 +253,19 @@ final class KeyPersistence<Value: Sendable>: Persistence, @unchecked Sendable {
       break
     }
     TurnClaim<DispatchSemaphore>.runTurns(
-      { if let saver { save(through: saver, context: .didSet) } },
+      {
+        // The continuation holds the root until the key finishes the write, so a shared value
+        // created for the key meanwhile finds it and starts from the value being written, not from
+        // the store's older one.
+        let root: RootReference<Value> = self.root
+        saver?.save(
+          reading: { root.readUntracked() },
+          context: .didSet,
+          continuation: SaveContinuation(String(describing: self.key)) { result in
+            withExtendedLifetime(root) { self.finishSave(result) }
+          }
+        )
+      },
       finishing: {
         state.withLock { state in
           saver = state.saver
@@ -264,30 +276,13 @@ final class KeyPersistence<Value: Sendable>: Persistence, @unchecked Sendable {
     )
   }
 
-  /// Hands `saver` the latest value, read when it writes it, and records how the save went.
-  private func save(
-    through saver: any SharedKey<Value>,
-    context: SaveContext,
-    completion: @escaping @Sendable (Result<Void, any Error>) -> Void = { _ in }
-  ) {
-    // The continuation holds the root until the key finishes the write, so a shared value
-    // created for the key meanwhile finds it and starts from the value being written, not from
-    // the store's older one.
-    let root: RootReference<Value> = self.root
-    saver.save(
-      reading: { root.readUntracked() },
-      context: context,
-      continuation: SaveContinuation(String(describing: self.key)) { result in
-        withExtendedLifetime(root) { self.finishSave(result) }
-        completion(result)
-      }
-    )
-  }
-
   func save() async throws {
     // A store that keeps the root holds every write already: saving a copy would replace the root
     // in the store, and later writes would not reach it.
     guard savesWrites, let saver = state.withLock({ $0.saver }) else { return }
+    let key = self.key
+    let root: RootReference<Value> = self.root
+    let finishSave = whileAlive { $0.finishSave($1) }
     // A write made while this save runs may have been handed to the key before it, and replaced by
     // this older value: the latest value must be saved last, so save again.
     let writes = root.programWrites?.value
@@ -295,7 +290,14 @@ final class KeyPersistence<Value: Sendable>: Persistence, @unchecked Sendable {
       if root.programWrites?.value != writes { didWrite() }
     }
     try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
-      save(through: saver, context: .userInitiated) { waiter.resume(with: $0) }
+      saver.save(
+        reading: { root.readUntracked() },
+        context: .userInitiated,
+        continuation: SaveContinuation(String(describing: key)) { result in
+          finishSave(result)
+          waiter.resume(with: result)
+        }
+      )
     }
   }
 }
