@@ -53,8 +53,6 @@ final class KeyPersistence<Value: Sendable>: Persistence, @unchecked Sendable {
     var saveError: (any Error)?
     /// Who saves the value, and when.
     var turns = TurnClaim<DispatchSemaphore>()
-    /// How many writes the program has made, to tell whether one came during a save.
-    var writes = 0
   }
 
   /// A root persisted by `key`, starting from `initialValue`, and its part.
@@ -112,9 +110,8 @@ final class KeyPersistence<Value: Sendable>: Persistence, @unchecked Sendable {
   /// Loads the value (unless it is already known) and subscribes to the store.
   func start(loading: Bool) {
     if loading { loadValue(context: .initialValue(initialValue)) }
-    // Described by the key, not by 'self': a subscriber the key keeps must not keep the root's
-    // part, whose end cancels the subscription.
-    let key = self.key
+    // The subscriber's callbacks hold the root's part weakly ('whileAlive'): a subscriber the key
+    // keeps must not keep the part, whose end cancels the subscription.
     let deliver = whileAlive { (persistence, delivery: (Result<Value?, any Error>, UInt64?)) in
       persistence.finishLoad(delivery.0, resetsToInitialValue: true, decidedAt: delivery.1)
     }
@@ -237,10 +234,25 @@ final class KeyPersistence<Value: Sendable>: Persistence, @unchecked Sendable {
   func didWrite() {
     guard savesWrites else { return }
     // One thread at a time hands values to the key, always reading the latest value, so the last
-    // save the key sees carries the last write; 'TurnClaim' decides who.
+    // save the key sees carries the last write; 'TurnClaim' decides who. A thread told to wait
+    // blocks until the turn in progress ends, so a save must not wait for a lock or a thread that
+    // the writing thread may hold or be.
+    let thread = currentThreadID()
     var saver: (any SharedKey<Value>)?
-    TurnClaim.takeTurns(
-      claiming: { requestSave(claimingInto: &saver) },
+    let action = state.withLock { state -> TurnClaim<DispatchSemaphore>.ChangeAction in
+      guard let current = state.saver else { return .none }
+      saver = current
+      return state.turns.changed(by: thread) { DispatchSemaphore(value: 0) }
+    }
+    switch action {
+    case .none:
+      return
+    case .waitThenRun(let turn):
+      turn.wait()
+    case .run:
+      break
+    }
+    TurnClaim<DispatchSemaphore>.runTurns(
       {
         // The continuation holds the root until the key finishes the write, so a shared value
         // created for the key meanwhile finds it and starts from the value being written, not from
@@ -259,38 +271,23 @@ final class KeyPersistence<Value: Sendable>: Persistence, @unchecked Sendable {
           saver = state.saver
           return state.turns.turnFinished()
         }
-      }
+      },
+      handingOverTo: { $0.signal() }
     )
-  }
-
-  /// Records a write, and claims the save and the key to save with if this thread saves it.
-  private func requestSave(
-    claimingInto saver: inout (any SharedKey<Value>)?
-  ) -> TurnClaim<DispatchSemaphore>.ChangeAction {
-    let thread = currentThreadID()
-    return state.withLock { state in
-      guard let current = state.saver else { return .none }
-      state.writes &+= 1
-      let action = state.turns.changed(by: thread)
-      if case .none = action { return action }
-      saver = current
-      return action
-    }
   }
 
   func save() async throws {
     // A store that keeps the root holds every write already: saving a copy would replace the root
     // in the store, and later writes would not reach it.
-    guard savesWrites else { return }
+    guard savesWrites, let saver = state.withLock({ $0.saver }) else { return }
     let key = self.key
-    let (saver, writes) = state.withLock { ($0.saver, $0.writes) }
-    guard let saver else { return }
     let root: RootReference<Value> = self.root
     let finishSave = whileAlive { $0.finishSave($1) }
     // A write made while this save runs may have been handed to the key before it, and replaced by
     // this older value: the latest value must be saved last, so save again.
+    let writes = root.programWrites?.value
     defer {
-      if state.withLock({ $0.writes }) != writes { didWrite() }
+      if root.programWrites?.value != writes { didWrite() }
     }
     try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
       saver.save(

@@ -55,7 +55,7 @@ package final class PersistentReferences: Sendable {
       return (nil, state.generations[id]?.published ?? 0)
     }
     if let live {
-      return use(live, for: key, saver: saver, initialValue: initialValue, site: site)
+      return typed(live, for: key, saver: saver, initialValue: initialValue, site: site)
     }
     let (created, persistence) = KeyPersistence.root(
       persistedBy: key,
@@ -92,20 +92,7 @@ package final class PersistentReferences: Sendable {
       // Another root came and went while this one loaded: load again.
       return root(for: key, saver: saver, initialValue: initialValue, loading: loading, site: site)
     }
-    return use(published, for: key, saver: saver, initialValue: initialValue, site: site)
-  }
-
-  /// Uses a key's live root for another shared value, which saves through `saver` too.
-  private func use<Value: Sendable>(
-    _ live: AnyRootReference,
-    for key: any SharedReaderKey<Value>,
-    saver: (any SharedKey<Value>)?,
-    initialValue: () -> Value,
-    site: CallSite?
-  ) -> RootReference<Value> {
-    let root = typed(live, for: key, saver: saver, initialValue: initialValue, site: site)
-    if let saver { root.persistence?.adopt(saver: saver) }
-    return root
+    return typed(published, for: key, saver: saver, initialValue: initialValue, site: site)
   }
 
   func remove(_ id: KeyID, ifIdenticalTo identity: ObjectIdentifier) {
@@ -124,9 +111,9 @@ package final class PersistentReferences: Sendable {
     return AnyRootReference(root: root, valueType: entry.valueType, site: entry.site)
   }
 
-  /// The key's root `existing`, if it holds a `Value`; otherwise a root of its own for this
-  /// use of the key with another value type, reported once per key: the later use gets a
-  /// value the others do not see.
+  /// The key's root `existing`, if it holds a `Value`, which saves through `saver` too from
+  /// now on; otherwise a root of its own for this use of the key with another value type,
+  /// reported once per key: the later use gets a value the others do not see.
   ///
   /// - Parameter keepsReference: Whether the key's store keeps roots; a root of its own is
   ///   never kept there, nor registered, so its writes stay its own.
@@ -138,7 +125,10 @@ package final class PersistentReferences: Sendable {
     site: CallSite?,
     keepsReference: Bool = false
   ) -> RootReference<Value> {
-    if let root = existing.typed(Value.self) { return root }
+    if let root = existing.typed(Value.self) {
+      if let saver { root.persistence?.adopt(saver: saver) }
+      return root
+    }
     if state.withLock({ $0.reported.insert(KeyID(key)).inserted }) {
       reportIssue(
         """

@@ -26,6 +26,12 @@ public struct _ReferenceStore: Sendable {
 
   /// The root the store keeps for the value `key` persists, created and kept if there is none.
   ///
+  /// A root created starts from the store's value if `loading`, and is kept unless another
+  /// shared value kept one first. The store is read where it is, and nothing but shared values
+  /// changes it, so the root has no load and no subscription. A dependency being built on
+  /// another thread may keep a root for the key and change it: that root is waited for, and
+  /// wins.
+  ///
   /// - Parameters:
   ///   - saver: `key`, as a key that saves its value; `nil` for a reader.
   ///   - loading: Whether a root created starts from the store's value.
@@ -37,9 +43,24 @@ public struct _ReferenceStore: Sendable {
     loading: Bool,
     site: CallSite?
   ) -> RootReference<Value> {
-    let kept =
-      id.keptRoot()
-      ?? keep(key, saver: saver, initialValue: initialValue(), loading: loading, site: site)
+    let kept: AnyRootReference
+    if let existing = id.keptRoot() {
+      kept = existing
+    } else {
+      // The default is evaluated before the wait: a dependency may be built meanwhile.
+      let value = initialValue()
+      DependencyResolution.waitForValuesBeingBuilt()
+      let (created, _) = KeyPersistence.root(
+        persistedBy: key,
+        saver: saver,
+        initialValue: value,
+        keepsReference: true
+      )
+      if loading, let stored = id.storedValue(of: Value.self) {
+        created.write(from: .store) { $0 = stored }
+      }
+      kept = id.keep(AnyRootReference(created, site: site))
+    }
     if let root = kept.typed(Value.self) { return root }
     return PersistentReferences.current.typed(
       kept,
@@ -49,32 +70,6 @@ public struct _ReferenceStore: Sendable {
       site: site,
       keepsReference: true
     )
-  }
-
-  /// Creates a root for `key`, starting from the store's value if `loading`, and keeps it,
-  /// unless another shared value kept one first: returns the root kept.
-  ///
-  /// The store is read where it is, and nothing but shared values changes it, so the root
-  /// has no load and no subscription. A dependency being built on another thread may keep
-  /// a root for the key and change it: that root is waited for, and wins.
-  private func keep<Value: Sendable>(
-    _ key: any SharedReaderKey<Value>,
-    saver: (any SharedKey<Value>)?,
-    initialValue: Value,
-    loading: Bool,
-    site: CallSite?
-  ) -> AnyRootReference {
-    DependencyResolution.waitForValuesBeingBuilt()
-    let (created, _) = KeyPersistence.root(
-      persistedBy: key,
-      saver: saver,
-      initialValue: initialValue,
-      keepsReference: true
-    )
-    if loading, let value = id.storedValue(of: Value.self) {
-      created.write(from: .store) { $0 = value }
-    }
-    return id.keep(AnyRootReference(created, site: site))
   }
 }
 

@@ -9,10 +9,10 @@
 /// made during that handed-over turn is not handed over again: it waits for the turn in
 /// progress, and then its own is taken, covering the changes made while it waited.
 ///
-/// It decides; its executors run the turns outside the lock that guards it: for saves,
-/// ``takeTurns(claiming:_:finishing:)``, where the changing thread waits and takes its own
-/// turn (`Waiter` is a semaphore); for yields, ``runTurns(_:finishing:handingOverTo:)`` with a
-/// dispatched job taking the waiting turn, so that no changing thread waits.
+/// It decides; ``runTurns(_:finishing:handingOverTo:)`` runs the turns outside the lock that
+/// guards it: for saves (`KeyPersistence.didWrite()`), the changing thread waits and takes its
+/// own turn (`Waiter` is a semaphore); for yields (``SharedValues``), a dispatched job takes
+/// the waiting turn, so that no changing thread waits.
 struct TurnClaim<Waiter> {
   private var phase = Phase.idle
   /// The thread taking turns, to tell its own changes made from inside a turn.
@@ -91,5 +91,33 @@ struct TurnClaim<Waiter> {
     isPending = false
     phase = .handedOverTurn
     return .runAgain
+  }
+
+  /// Takes a turn, then, as the claim decides after each, another one, or none while handing
+  /// the next to the waiter through `handOver`.
+  ///
+  /// - Parameters:
+  ///   - job: One turn: reads the latest value and hands it on. Called with no lock held.
+  ///   - finish: Records that a turn ended, with the claim's lock held, and returns what to
+  ///     do.
+  ///   - handOver: Lets the waiter take the next turn.
+  @inline(__always)
+  static func runTurns(
+    _ job: () -> Void,
+    finishing finish: () -> FinishAction,
+    handingOverTo handOver: (Waiter) -> Void
+  ) {
+    while true {
+      job()
+      switch finish() {
+      case .runAgain:
+        continue
+      case .handOver(let next):
+        handOver(next)
+        return
+      case .done:
+        return
+      }
+    }
   }
 }

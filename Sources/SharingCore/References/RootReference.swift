@@ -136,18 +136,19 @@ final class RootReference<Value>: SharedReference, SharedRoot, @unchecked Sendab
   ) throws(E) -> R {
     let thread = currentThreadID()
     if owner.load(ordering: .relaxed) == thread { return try nestedWrite(body) }
-    let centerBefore = center.load(ordering: .acquiring)
-    centerBefore?._withUnsafeGuaranteedRef { $0.willSetValue() }
-    lock.lock()
-    owner.store(thread, ordering: .relaxed)
-    defer {
-      owner.store(0, ordering: .relaxed)
-      lock.unlock()
-      endWrite(from: origin, centerBefore: centerBefore)
+    // Observers are told of the write first, then the key.
+    defer { if origin == .program { persistence?.didWrite() } }
+    return try notifying({ $0.willSetValue() }, { $0.didSetValue() }) { () throws(E) -> R in
+      lock.lock()
+      owner.store(thread, ordering: .relaxed)
+      defer {
+        owner.store(0, ordering: .relaxed)
+        lock.unlock()
+      }
+      if origin == .program { programWrites?.count() }
+      for tracker in trackers { tracker.snapshotIfNeeded(self, value: value) }
+      return try body(&value)
     }
-    if origin == .program { programWrites?.count() }
-    for tracker in trackers { tracker.snapshotIfNeeded(self, value: value) }
-    return try body(&value)
   }
 
   /// Takes a value the store delivers, unless the program wrote the value since the store
@@ -163,17 +164,6 @@ final class RootReference<Value>: SharedReference, SharedRoot, @unchecked Sendab
     write(from: .store) { value in
       if programWrites.value == mark { value = newValue }
     }
-  }
-
-  /// Tells observers about a write, then the key if the program made it.
-  @inline(__always)
-  private func endWrite(from origin: WriteOrigin, centerBefore: Unmanaged<ObservationCenter>?) {
-    let centerAfter = center.load(ordering: .acquiring)
-    if centerBefore == nil, let centerAfter {
-      centerAfter._withUnsafeGuaranteedRef { $0.willSetValue() }
-    }
-    centerAfter?._withUnsafeGuaranteedRef { $0.didSetValue() }
-    if origin == .program { persistence?.didWrite() }
   }
 
   /// A write from inside a `withLock` body on this same value: a programming error.
@@ -201,12 +191,27 @@ final class RootReference<Value>: SharedReference, SharedRoot, @unchecked Sendab
     center.storeIfNil(ObservationCenter.init)
   }
 
+  /// Runs `change`, telling the observation center before and after it; a center created
+  /// during the change (by a read in it) is told both.
+  @inline(__always)
+  private func notifying<R, E: Error>(
+    _ willSet: (ObservationCenter) -> Void,
+    _ didSet: (ObservationCenter) -> Void,
+    of change: () throws(E) -> R
+  ) throws(E) -> R {
+    let centerBefore = center.load(ordering: .acquiring)
+    centerBefore?._withUnsafeGuaranteedRef(willSet)
+    defer {
+      let centerAfter = center.load(ordering: .acquiring)
+      if centerBefore == nil, let centerAfter { centerAfter._withUnsafeGuaranteedRef(willSet) }
+      centerAfter?._withUnsafeGuaranteedRef(didSet)
+    }
+    return try change()
+  }
+
   @usableFromInline
   func notifyingObservers(of change: () -> Void) {
-    let center = center.load(ordering: .acquiring)
-    center?._withUnsafeGuaranteedRef { $0.willSetValue() }
-    change()
-    center?._withUnsafeGuaranteedRef { $0.didSetValue() }
+    notifying({ $0.willSetValue() }, { $0.didSetValue() }, of: change)
   }
 
   @usableFromInline
@@ -221,15 +226,7 @@ final class RootReference<Value>: SharedReference, SharedRoot, @unchecked Sendab
 
   /// Changes the persistence status, telling those who observe it.
   func notifyingStatusObservers(of change: () -> Void) {
-    // A center created during the change is told about it, as in a write.
-    let centerBefore = center.load(ordering: .acquiring)
-    centerBefore?._withUnsafeGuaranteedRef { $0.willSetStatus() }
-    change()
-    let centerAfter = center.load(ordering: .acquiring)
-    if centerBefore == nil, let centerAfter {
-      centerAfter._withUnsafeGuaranteedRef { $0.willSetStatus() }
-    }
-    centerAfter?._withUnsafeGuaranteedRef { $0.didSetStatus() }
+    notifying({ $0.willSetStatus() }, { $0.didSetStatus() }, of: change)
   }
 
   /// The key the value is persisted with, as written at its call site; `nil` if it is not
