@@ -101,7 +101,7 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
 
   /// Writes the value `value` returns to the store, as ``save(_:context:continuation:)``
   /// does; a change of the key played back meanwhile is played back again once the value is
-  /// stored (see ``PlaybackOverlap``).
+  /// stored, so that the shared value ends with what the store holds.
   public func save(
     reading value: @escaping @Sendable () -> Value,
     context: SaveContext,
