@@ -8,6 +8,7 @@ import Testing
 /// newer than it: the shared value keeps it, and the store holds it. A change stored
 /// elsewhere while the program's change is being saved is older than it: both end with the
 /// program's change.
+// Serialized: its tests share the hooks of `Hooked`, which a test running beside would take.
 @Suite(.serialized) struct AppStoragePlaybackRaceTests {
   @Dependency(\.defaultAppStorage) var store
 
