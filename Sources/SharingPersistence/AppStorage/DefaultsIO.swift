@@ -46,7 +46,7 @@ struct DefaultsIO: RecordIO {
     poll(after: Self.pollInterval, until: isStopped)
     // NB: Never live, so that no write is skipped as holding what the file holds: every
     //     write carries the same (no) contents.
-    return FileWatch(isActive: false) {
+    return FileWatch(isLive: false) {
       isStopped.withLock { $0 = true }
       watch?.stop()
     }

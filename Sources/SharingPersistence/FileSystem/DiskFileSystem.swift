@@ -151,7 +151,7 @@ struct DiskFileSystem: FileSystemBackend {
     }
     // Writes through a link replace the file it leads to, in its own directory.
     let target = watcher.watch(path: destination.path, onChange: onChange)
-    return FileWatch(isActive: link.isLive && target.isLive) {
+    return FileWatch(isLive: link.isLive && target.isLive) {
       link.stop()
       target.stop()
     }

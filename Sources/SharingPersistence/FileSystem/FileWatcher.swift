@@ -140,7 +140,7 @@ import SharingDependencies
         thread.start()
       }
       return FileWatch(
-        isActive: { [self] in state.withLock { $0.watches[id]?.binding != nil } },
+        isLive: { [self] in state.withLock { $0.watches[id]?.binding != nil } },
         stop: { [self] in
           state.withLock { state in
             unbind(id, in: &state)
@@ -335,7 +335,7 @@ import SharingDependencies
     /// The watch is never active: writes made in place to the file are not seen.
     func watch(path: String, onChange: @escaping @Sendable () -> Void) -> FileWatch {
       let descriptor = open((path as NSString).deletingLastPathComponent, O_EVTONLY)
-      guard descriptor >= 0 else { return FileWatch(isActive: false) {} }
+      guard descriptor >= 0 else { return FileWatch(isLive: false) {} }
       let source = SourceBox(
         DispatchSource.makeFileSystemObjectSource(
           fileDescriptor: descriptor,
@@ -346,7 +346,7 @@ import SharingDependencies
       source.base.setEventHandler(handler: onChange)
       source.base.setCancelHandler { close(descriptor) }
       source.base.resume()
-      return FileWatch(isActive: false) { source.base.cancel() }
+      return FileWatch(isLive: false) { source.base.cancel() }
     }
   }
 
@@ -366,7 +366,7 @@ import SharingDependencies
     static let shared = FileWatcher()
 
     func watch(path: String, onChange: @escaping @Sendable () -> Void) -> FileWatch {
-      FileWatch(isActive: false) {}
+      FileWatch(isLive: false) {}
     }
   }
 #endif

@@ -44,7 +44,7 @@ final class InMemoryFileSystem: FileSystemBackend {
       state.watchers[url, default: [:]][state.nextWatchID] = onChange
       return state.nextWatchID
     }
-    return FileWatch(isActive: true) { [self] in
+    return FileWatch(isLive: true) { [self] in
       state.withLock { state in
         state.watchers[url]?.removeValue(forKey: id)
         if state.watchers[url]?.isEmpty == true { state.watchers[url] = nil }
