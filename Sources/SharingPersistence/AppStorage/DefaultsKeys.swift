@@ -304,10 +304,7 @@ final class DefaultsKeys: Sendable {
   /// already replaced costs a key; skipping one loses it.
   private func keepStoredValue(forKey key: String) {
     guard let object = store.base.object(forKey: key) else { return }
-    let date = Date()
-    let names = (1...).lazy.map { CorruptFile.preservationName(for: key, at: date, attempt: $0) }
-    // The first name no key has: there is one, as the names never end.
-    let name = names.first { store.base.object(forKey: $0) == nil }!
+    let name = CorruptFile.preservationName(for: key) { store.base.object(forKey: $0) != nil }
     ObservedUserDefaults.$isWritingForKey.withValue(true) { store.base.set(object, forKey: name) }
   }
 }
