@@ -162,7 +162,8 @@ import Testing
           backend: DiskFileSystem(watcher: watcher),
           scheduler: DispatchWriteScheduler.shared,
           throttle: .seconds(1),
-          pendingWrites: PendingWrites()
+          pendingWrites: PendingWrites(),
+          writeCounts: nil
         )
         defer { storage.flushPendingWritesAndWait() }
         let url = directory.file("count.json")

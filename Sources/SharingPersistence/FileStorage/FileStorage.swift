@@ -34,8 +34,9 @@ public struct FileStorage: Hashable, Sendable {
   let throttle: Duration
   /// Where the storage's files wait while a write is pending.
   let pendingWrites: PendingWrites
-  /// What the storage counts of its writes and encodings, if it counts them.
-  var writeCounts: WriteCounts? = nil
+  /// What the storage counts of its writes and encodings, if it counts them: a constant, as
+  /// a copy of the storage is the same storage, whose counts are the same.
+  let writeCounts: WriteCounts?
   /// The records of the storage's files, whose identity is the storage's.
   let files = Registry<URL, FileRecord>()
 
@@ -167,7 +168,8 @@ public struct FileStorage: Hashable, Sendable {
       backend: InMemoryFileSystem(),
       scheduler: scheduler,
       throttle: throttle,
-      pendingWrites: PendingWrites()
+      pendingWrites: PendingWrites(),
+      writeCounts: nil
     )
   }
 
@@ -184,7 +186,8 @@ public struct FileStorage: Hashable, Sendable {
       backend: DiskFileSystem(lockTimeout: lockTimeout),
       scheduler: scheduler,
       throttle: throttle,
-      pendingWrites: pendingWrites
+      pendingWrites: pendingWrites,
+      writeCounts: nil
     )
   }
 
