@@ -150,15 +150,15 @@ func names(_ actions: [RecordAction<Data>]) -> [String] {
     case .write(let ticket): "write \(text(try? ticket.write.encode()) ?? "?")"
     case .checkBeforeWriting(let ticket):
       "check, then write \(text(try? ticket.write.encode()) ?? "?")"
-    case .schedule(let delay): "schedule \(delay)"
-    case .scheduleRetry(let delay): "retry after \(delay)"
+    case .schedule(let delay, retry: false): "schedule \(delay)"
+    case .schedule(let delay, retry: true): "retry after \(delay)"
     case .resume(let continuations, let result):
       "resume \(continuations.count)\((try? result.get()) == nil ? " with error" : "")"
     case .discard: nil
     case .reportRetry(let result): "report retry\((try? result.get()) == nil ? " failed" : "")"
     case .finishFlushes(let flushes): "finish \(flushes.count) flushes"
-    case .registerPending: "registerPending"
-    case .unregisterPending: "unregisterPending"
+    case .updatePending(isPending: true): "registerPending"
+    case .updatePending(isPending: false): "unregisterPending"
     case .startWatching: "startWatching"
     case .stopWatching: "stopWatching"
     case .read: "read"

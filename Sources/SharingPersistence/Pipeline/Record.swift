@@ -250,15 +250,14 @@ package final class Record<IO: RecordIO>: FlushableRecord {
           let now = scheduler.now()
           run(decide { $0.checkedBeforeWriting(ticket, read, refusal: refusal, now: now) })
         }
-      case .schedule(let delay):
+      case .schedule(let delay, let isRetry):
         scheduler.schedule(after: delay) { [self] in
           let now = scheduler.now()
-          run(state.withLock { $0.machine.scheduledTimeCame(now: now) })
-        }
-      case .scheduleRetry(let delay):
-        scheduler.schedule(after: delay) { [self] in
-          let now = scheduler.now()
-          run(state.withLock { $0.machine.retryTimeCame(now: now) })
+          run(
+            state.withLock {
+              isRetry ? $0.machine.retryTimeCame(now: now) : $0.machine.scheduledTimeCame(now: now)
+            }
+          )
         }
       case .resume(let continuations, let result):
         for continuation in continuations { continuation.resume(with: result) }
@@ -268,7 +267,7 @@ package final class Record<IO: RecordIO>: FlushableRecord {
         for (_, subscriber) in sortedSubscribers() { subscriber.onRetry(result) }
       case .finishFlushes(let flushes):
         for done in flushes { done() }
-      case .registerPending, .unregisterPending:
+      case .updatePending:
         pendingWrites.update(self)
       case .startWatching(let generation):
         startWatching(generation: generation)

@@ -8,10 +8,9 @@ enum RecordAction<Stamp: Equatable & Sendable> {
   /// Read the store, feed ``RecordStateMachine/checkedBeforeWriting(_:_:now:)``, then go on
   /// as it says.
   case checkBeforeWriting(WriteTicket)
-  /// Call ``RecordStateMachine/scheduledTimeCame(now:)`` after this delay.
-  case schedule(after: Duration)
-  /// Call ``RecordStateMachine/retryTimeCame(now:)`` after this delay.
-  case scheduleRetry(after: Duration)
+  /// Call ``RecordStateMachine/scheduledTimeCame(now:)`` after this delay, or
+  /// ``RecordStateMachine/retryTimeCame(now:)`` for a `retry`.
+  case schedule(after: Duration, retry: Bool = false)
   /// Resume these saves with this result.
   case resume([SaveContinuation], Result<Void, any Error>)
   /// Let go of a value that will not be written, outside the lock: what its encoding
@@ -22,10 +21,9 @@ enum RecordAction<Stamp: Equatable & Sendable> {
   case reportRetry(Result<Void, any Error>)
   /// Call these flushes' completions.
   case finishFlushes([@Sendable () -> Void])
-  /// Add the record to its pending writes, flushed at exit.
-  case registerPending
-  /// Remove the record from its pending writes.
-  case unregisterPending
+  /// Add the record to its pending writes, flushed at exit, or remove it once it is idle:
+  /// ``PendingWrites`` asks the record which.
+  case updatePending(isPending: Bool)
   /// Start watching the store, then feed ``RecordStateMachine/watchStarted(generation:)``.
   case startWatching(generation: Int)
   /// Stop watching the store.

@@ -185,7 +185,7 @@ extension RecordStateMachine {
   mutating func retryReadLater() -> [RecordAction<Stamp>] {
     guard retriesAfterDelay, isReachable, subscribers > 0, !isRetryScheduled else { return [] }
     isRetryScheduled = true
-    return [.scheduleRetry(after: retryDelay.next())]
+    return [.schedule(after: retryDelay.next(), retry: true)]
   }
 
   mutating func readAgainIfAsked() -> [RecordAction<Stamp>] {

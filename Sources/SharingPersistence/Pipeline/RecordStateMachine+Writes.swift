@@ -45,7 +45,7 @@ extension RecordStateMachine {
     return actions
   }
 
-  /// The delay asked for by ``RecordAction/schedule(after:)`` has passed.
+  /// The delay asked for by ``RecordAction/schedule(after:retry:)`` has passed.
   mutating func scheduledTimeCame(now: Duration) -> [RecordAction<Stamp>] {
     isScheduled = false
     guard writing == nil, pending != nil else { return [] }
@@ -149,7 +149,7 @@ extension RecordStateMachine {
       result = .failure(error)
       if retriesAfterDelay, isReachable, !isRetryScheduled {
         isRetryScheduled = true
-        actions.append(.scheduleRetry(after: retryDelay.next()))
+        actions.append(.schedule(after: retryDelay.next(), retry: true))
       }
     }
     lastResult = result
@@ -173,7 +173,7 @@ extension RecordStateMachine {
     return actions + unregisterIfIdle() + releaseIfUnused()
   }
 
-  /// The delay asked for by ``RecordAction/scheduleRetry(after:)`` has passed: the failed
+  /// The delay asked for by ``RecordAction/schedule(after:retry:)`` has passed: the failed
   /// value is written again, unless the store is unreachable (reaching it again writes it),
   /// or a newer change is waiting or under way; a store that could not be read is read again.
   mutating func retryTimeCame(now: Duration) -> [RecordAction<Stamp>] {

@@ -200,13 +200,13 @@ package struct RecordStateMachine<Stamp: Equatable & Sendable> {
   mutating func registerPending() -> [RecordAction<Stamp>] {
     guard !isRegisteredPending else { return [] }
     isRegisteredPending = true
-    return [.registerPending]
+    return [.updatePending(isPending: true)]
   }
 
   mutating func unregisterIfIdle() -> [RecordAction<Stamp>] {
     guard isRegisteredPending, isIdle else { return [] }
     isRegisteredPending = false
-    return [.unregisterPending]
+    return [.updatePending(isPending: false)]
   }
 }
 
