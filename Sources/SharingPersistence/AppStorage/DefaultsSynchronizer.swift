@@ -99,7 +99,7 @@ final class DefaultsSynchronizer: Sendable {
           // A lock file that cannot be made is in a folder Foundation cannot write either. A
           // lock held past the wait fails the synchronization: Foundation would write that
           // store over what its holder writes.
-          guard (error as? FileLockError)?.cause is FileLockTimeoutError else { continue }
+          guard (error as? FileError)?.isLockTimeout == true else { continue }
           throw AppStorageError.notSaved(
             path: file.path,
             reason: """

@@ -105,7 +105,7 @@ public struct CoordinatedFileStorageKey<Value: Sendable>: CoordinatedSharedKey {
         cache.keptAside = (bytes, url)
         return url
       }
-      throw UndecodableFileError(url: base.url, keptAt: keptAt, cause: error)
+      throw FileError.undecodable(url: base.url, keptAt: keptAt, cause: error)
     }
     cache.withLock { $0.known = (bytes, value) }
     return value
@@ -186,23 +186,4 @@ private struct TransactionCache<Value> {
   var known: (bytes: Data, value: Value)?
   /// Undecodable bytes already kept aside, and where.
   var keptAside: (bytes: Data, url: URL?)?
-}
-
-/// Why a coordinated change was refused: the file holds bytes that cannot be decoded, which
-/// the change would replace.
-struct UndecodableFileError: LocalizedError, CustomStringConvertible {
-  let url: URL
-  /// Where the bytes were kept aside, if they could be.
-  let keptAt: URL?
-  let cause: any Error
-
-  var description: String {
-    let kept = keptAt.map { " Its bytes are also kept in \($0.path)." } ?? ""
-    return """
-      The file at \(url.path) cannot be decoded (\(cause)), so the change was not written: \
-      fix or remove the file.\(kept)
-      """
-  }
-
-  var errorDescription: String? { description }
 }

@@ -54,10 +54,10 @@ struct FileIO: TransactionalRecordIO {
     }
   }
 
-  /// An ``UnreadableFileError``: a file that cannot be read is never overwritten, and one
+  /// A ``FileError/unreadable(url:cause:)``: a file that cannot be read is never overwritten, and one
   /// that holds a value nobody loaded is loaded rather than overwritten.
   func refusal(cause: (any Error)?) -> any Error {
-    UnreadableFileError(url: url, cause: cause)
+    FileError.unreadable(url: url, cause: cause)
   }
 
   /// Changes the file with its lock held against every process using it.
@@ -65,9 +65,8 @@ struct FileIO: TransactionalRecordIO {
   /// A change from inside another change of the file, on the thread holding its lock, is
   /// reported, and refused: the outer change's write would replace it.
   ///
-  /// - Throws: A ``FileLockError`` if the lock cannot be taken, a ``NestedFileChangeError``
-  ///   if this thread holds it, an ``UnreadableFileError`` if the file cannot be read, or the
-  ///   error of `change` or of the write.
+  /// - Throws: A ``FileError`` if the lock cannot be taken, if this thread holds it, or if
+  ///   the file cannot be read, or the error of `change` or of the write.
   func transaction(
     read: (Result<StoredSnapshot<Data>, any Error>) -> Void,
     _ change: (StoredSnapshot<Data>) throws -> Data?
@@ -82,11 +81,11 @@ struct FileIO: TransactionalRecordIO {
         replace it. Make it in the outer change's body instead.
         """
       )
-      throw NestedFileChangeError(url: url)
+      throw FileError.nestedChange(url: url)
     }
     let snapshot = Result { try self.read() }
     read(snapshot)
-    let current = try snapshot.mapError { UnreadableFileError(url: url, cause: $0) }.get()
+    let current = try snapshot.mapError { FileError.unreadable(url: url, cause: $0) }.get()
     guard let contents = try change(current), contents != current.stamp else { return nil }
     try replaceContents(with: contents)
     return (contents, contents)

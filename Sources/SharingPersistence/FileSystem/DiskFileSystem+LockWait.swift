@@ -14,7 +14,7 @@ extension DiskFileSystem {
   /// - Returns: The descriptor holding the lock: `descriptor`, or the descriptor of a wait
   ///   given up earlier that had the lock or got it within `timeout` (`descriptor` is then
   ///   closed).
-  /// - Throws: The error of `flock`, or a ``FileLockTimeoutError`` past the deadline. Either
+  /// - Throws: The error of `flock`, or a ``FileError/lockTimedOut(waited:)`` past the deadline. Either
   ///   way the descriptor is no longer the caller's: it is closed at once, or, past the
   ///   deadline, by the waiting thread once its `flock` returns, which releases a lock taken
   ///   too late. Until then, the next wait for the same lock takes that thread's wait over.
@@ -44,7 +44,7 @@ extension DiskFileSystem {
     }
     switch wait.result(within: timeout) {
     case .none:
-      throw FileLockTimeoutError(waited: timeout)
+      throw FileError.lockTimedOut(waited: timeout)
     case .some(0):
       return wait.descriptor
     case .some(let code):

@@ -24,7 +24,7 @@ extension DiskFileSystem {
       do {
         return try Self.takeLock(lockURL, exclusive: exclusive, timeout: lockTimeout)
       } catch {
-        throw FileLockError(url: url, lockURL: lockURL, cause: error)
+        throw FileError.lockFailed(url: url, lockURL: lockURL, cause: error)
       }
     }
   }
@@ -56,7 +56,7 @@ extension DiskFileSystem {
     let isStated = fstat(descriptor, &info) == 0
     guard isStated, info.st_mode & S_IFMT == S_IFREG else {
       let error: any Error =
-        isStated ? UnusableLockFileError(found: describe(info.st_mode)) : posixError(errno)
+        isStated ? FileError.unusableLockFile(found: describe(info.st_mode)) : posixError(errno)
       close(descriptor)
       throw error
     }
@@ -72,7 +72,7 @@ extension DiskFileSystem {
 
   /// The lock file of `url`.
   ///
-  /// - Throws: A ``ProtectedSymbolicLinkError`` if a link leading to the file must not be
+  /// - Throws: A ``FileError/protectedSymbolicLink(link:owner:)`` if a link leading to the file must not be
   ///   followed.
   static func lockURL(of url: URL) throws -> URL {
     let destination = try destination(of: url)
@@ -97,7 +97,7 @@ extension DiskFileSystem {
     guard code == ELOOP, lstat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else {
       return nil
     }
-    return UnusableLockFileError(found: describe(info.st_mode))
+    return FileError.unusableLockFile(found: describe(info.st_mode))
   }
 
   /// What kind of file `mode` describes, with its article.

@@ -7,7 +7,7 @@ import SharingDependencies
 /// A file reached through symbolic links is written where they lead: the link stays a link,
 /// and the file it leads to is replaced with the same permission bits (and, where allowed,
 /// the same owner) it had. A link another user made in a sticky, world-writable directory is
-/// not followed (see ``ProtectedSymbolicLinkError``).
+/// not followed (see ``FileError/protectedSymbolicLink(link:owner:)``).
 struct DiskFileSystem: FileSystemBackend {
   /// What notices changes to the files.
   var watcher = FileWatcher.shared
@@ -84,7 +84,7 @@ struct DiskFileSystem: FileSystemBackend {
   /// by one, or `url` itself if it is not a link, or its links form a loop (which a write then
   /// replaces).
   ///
-  /// - Throws: A ``ProtectedSymbolicLinkError`` for a link that must not be followed.
+  /// - Throws: A ``FileError/protectedSymbolicLink(link:owner:)`` for a link that must not be followed.
   static func destination(of url: URL) throws -> URL {
     var path = url.path
     // As many links as the kernel follows before it reports a loop.
@@ -122,7 +122,7 @@ struct DiskFileSystem: FileSystemBackend {
       directory.st_mode & (S_ISVTX | S_IWOTH) == S_ISVTX | S_IWOTH,
       directory.st_uid != link.st_uid
     else { return }
-    throw ProtectedSymbolicLinkError(link: URL(fileURLWithPath: path), owner: link.st_uid)
+    throw FileError.protectedSymbolicLink(link: URL(fileURLWithPath: path), owner: link.st_uid)
   }
 
   func createEmptyFileIfMissing(at url: URL) {

@@ -36,8 +36,9 @@ protocol FileSystemBackend: Sendable {
   /// A thread asking for a lock it holds gets, at once, a lock that is a
   /// ``FileLock/isReentry``: waiting would be for itself, forever.
   ///
-  /// - Throws: A ``FileLockError`` naming why the lock cannot be taken, or a
-  ///   ``ProtectedSymbolicLinkError`` if a link leading to the file must not be followed.
+  /// - Throws: A ``FileError/lockFailed(url:lockURL:cause:)`` naming why the lock cannot be
+  ///   taken, or a ``FileError/protectedSymbolicLink(link:owner:)`` if a link leading to the
+  ///   file must not be followed.
   func lock(_ url: URL, exclusive: Bool) throws -> FileLock
 }
 
