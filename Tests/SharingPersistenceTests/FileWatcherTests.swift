@@ -151,6 +151,37 @@ import Testing
       }
     }
 
+    @Test func aWatchThroughALinkIsNoLongerLiveOnceItsTargetsDirectoryCannotBeWatched()
+      async throws
+    {
+      try await withTemporaryDirectory { directory in
+        let refuses = Locked(false)
+        let watcher = FileWatcher(
+          inotify: InotifyCalls(
+            initialize: InotifyCalls.system.initialize,
+            addWatch: { instance, path, mask in
+              refuses.withLock { $0 }
+                ? -ENOSPC : InotifyCalls.system.addWatch(instance, path, mask)
+            }
+          ),
+          pollingInterval: .milliseconds(10),
+          warn: { _ in }
+        )
+        let folder = directory.file("folder")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let target = folder.appendingPathComponent("count.json")
+        try bytes("1").write(to: target)
+        let link = directory.file("link.json")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        let watch = DiskFileSystem(watcher: watcher).watch(link) {}
+        defer { watch.stop() }
+        #expect(watch.isLive)
+        refuses.withLock { $0 = true }
+        try FileManager.default.removeItem(at: folder)
+        await expectEventually("the deletion") { !watch.isLive }
+      }
+    }
+
     @Test func holdersOfAFileWhoseWatchIsRefusedFollowExternalChanges() async throws {
       try await withTemporaryDirectory { directory in
         let watcher = FileWatcher(

@@ -151,7 +151,9 @@ struct DiskFileSystem: FileSystemBackend {
     }
     // Writes through a link replace the file it leads to, in its own directory.
     let target = watcher.watch(path: destination.path, onChange: onChange)
-    return FileWatch(isLive: link.isLive && target.isLive) {
+    // Live while both are: a watch stops being live when its directory can no longer be
+    // watched.
+    return FileWatch(isLive: { link.isLive && target.isLive }) {
       link.stop()
       target.stop()
     }
