@@ -55,26 +55,23 @@ struct DiskFileSystem: FileSystemBackend {
     )
     guard descriptor >= 0 else { throw Self.posixError(errno) }
     do {
-      if keepsPermissions {
-        // Best effort: only a privileged process can give a file to another owner.
-        if existing.st_uid != geteuid() || existing.st_gid != getegid() {
-          _ = fchown(descriptor, existing.st_uid, existing.st_gid)
+      do {
+        defer { close(descriptor) }
+        if keepsPermissions {
+          // Best effort: only a privileged process can give a file to another owner.
+          if existing.st_uid != geteuid() || existing.st_gid != getegid() {
+            _ = fchown(descriptor, existing.st_uid, existing.st_gid)
+          }
+          guard fchmod(descriptor, existing.st_mode & 0o7777) == 0 else {
+            throw Self.posixError(errno)
+          }
         }
-        guard fchmod(descriptor, existing.st_mode & 0o7777) == 0 else {
-          throw Self.posixError(errno)
-        }
+        try FileHandle(fileDescriptor: descriptor).write(contentsOf: data)
+        // Flushed before the rename, so a crash right after it cannot leave an empty file.
+        guard fsync(descriptor) == 0 else { throw Self.posixError(errno) }
       }
-      try FileHandle(fileDescriptor: descriptor).write(contentsOf: data)
-      // Flushed before the rename, so a crash right after it cannot leave an empty file.
-      guard fsync(descriptor) == 0 else { throw Self.posixError(errno) }
+      guard rename(temporary.path, url.path) == 0 else { throw Self.posixError(errno) }
     } catch {
-      close(descriptor)
-      unlink(temporary.path)
-      throw error
-    }
-    close(descriptor)
-    guard rename(temporary.path, url.path) == 0 else {
-      let error = Self.posixError(errno)
       unlink(temporary.path)
       throw error
     }
