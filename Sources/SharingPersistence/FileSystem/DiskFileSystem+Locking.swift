@@ -49,8 +49,12 @@ extension DiskFileSystem {
       descriptor = openLockFile(lockURL, creating: true)
     }
     guard descriptor >= 0 else {
+      // A symbolic link, which 'O_NOFOLLOW' refuses with 'ELOOP', is named.
       let code = errno
-      throw nonRegularFile(at: lockURL, opening: code) ?? posixError(code)
+      var info = stat()
+      guard code == ELOOP, lstat(lockURL.path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK
+      else { throw posixError(code) }
+      throw FileError.unusableLockFile(found: describe(info.st_mode))
     }
     var info = stat()
     let isStated = fstat(descriptor, &info) == 0
@@ -88,16 +92,6 @@ extension DiskFileSystem {
       O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | (creating ? O_CREAT : 0),
       0o644
     )
-  }
-
-  /// Why the lock file at `url` could not be opened with `code`, when it is a symbolic link,
-  /// which `O_NOFOLLOW` refuses with `ELOOP`.
-  private static func nonRegularFile(at url: URL, opening code: Int32) -> (any Error)? {
-    var info = stat()
-    guard code == ELOOP, lstat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else {
-      return nil
-    }
-    return FileError.unusableLockFile(found: describe(info.st_mode))
   }
 
   /// What kind of file `mode` describes, with its article.
