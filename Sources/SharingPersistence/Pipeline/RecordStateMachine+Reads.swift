@@ -133,9 +133,7 @@ extension RecordStateMachine {
       guard !wasUnreadable else {
         return readAgainIfAsked() + retryReadLater() + releaseIfUnused()
       }
-      isDelivering = true
-      reading = ReadTicket(writesTaken: writesTaken, verifiesWatch: nil)
-      return [.deliver(.failure(error))]
+      return deliver(.failure(error))
     case .success(let snapshot)
     where snapshot.contents == nil && (knownHoldsNoValue || known == nil) && !isUnreadable
       && !deliversKnown:
@@ -152,9 +150,7 @@ extension RecordStateMachine {
       //     taken back in memory, and then written without being played back.
       guard deliversKnown, isIdle else { return readAgainIfAsked() + releaseIfUnused() }
       deliversKnown = false
-      isDelivering = true
-      reading = ReadTicket(writesTaken: writesTaken, verifiesWatch: nil)
-      return [.deliver(.success(snapshot))]
+      return deliver(.success(snapshot))
     }
   }
 
@@ -167,9 +163,17 @@ extension RecordStateMachine {
     // The store changed after the pending value was set: the newer value wins, rather than
     // being overwritten by the older one.
     let actions = mergesWrites ? [] : forgetFailed() + supersedePending()
+    return actions + unregisterIfIdle() + deliver(.success(snapshot))
+  }
+
+  /// Hands `result` to the subscribers, as the end of the read under way or as a read of its
+  /// own: no other read starts until ``deliveryEnded()``.
+  mutating func deliver(
+    _ result: Result<StoredSnapshot<Stamp>, any Error>
+  ) -> [RecordAction<Stamp>] {
     isDelivering = true
     reading = reading ?? ReadTicket(writesTaken: writesTaken, verifiesWatch: nil)
-    return actions + unregisterIfIdle() + [.deliver(.success(snapshot))]
+    return [.deliver(result)]
   }
 
   /// A delivery ended.

@@ -126,11 +126,7 @@ extension RecordStateMachine {
     let result: Result<Void, any Error>
     switch outcome {
     case .wrote(let stamp, let contents):
-      (known, knownHoldsNoValue, isUnreadable, undecodable) = (stamp, false, false, nil)
-      actions += forgetFailed()
-      if subscribers > 0, watch != .none, case .some = watchedContents {
-        watchedContents = contents
-      }
+      actions += wrote(stamp, contents)
       retryDelay.reset()
       result = .success(())
       if ticket.echoes { actions += readBack() }
@@ -203,9 +199,7 @@ extension RecordStateMachine {
       readsAgain = subscribers > 0
       return []
     }
-    isDelivering = true
-    reading = ReadTicket(writesTaken: writesTaken, verifiesWatch: nil)
-    return [.deliver(.failure(error))]
+    return deliver(.failure(error))
   }
 
   /// The store can be reached again — or for the first time. A failed write is made first;
@@ -259,9 +253,7 @@ extension RecordStateMachine {
     var actions: [RecordAction<Stamp>] = []
     if outcomeUnknown { actions += readBack() }
     if let wrote {
-      (known, knownHoldsNoValue, isUnreadable, undecodable) = (wrote.stamp, false, false, nil)
-      actions += forgetFailed()
-      if case .some = watchedContents { watchedContents = wrote.contents }
+      actions += self.wrote(wrote.stamp, wrote.contents)
       actions += supersedePending()
       if isDelivering { actions += readBack() }
     }

@@ -182,6 +182,16 @@ package struct RecordStateMachine<Stamp: Equatable & Sendable> {
     isUnreadable = false
   }
 
+  /// The program wrote `contents`, stamped `stamp`: the store holds them (and the watch, if
+  /// it keeps what the store holds), and the failed value, which they replace, is forgotten.
+  /// `watchedContents` holds a value only while the store is watched: a verifying read sets
+  /// it, and the last subscriber's leaving clears it.
+  mutating func wrote(_ stamp: Stamp, _ contents: Data) -> [RecordAction<Stamp>] {
+    (known, knownHoldsNoValue, isUnreadable, undecodable) = (stamp, false, false, nil)
+    if case .some = watchedContents { watchedContents = contents }
+    return forgetFailed()
+  }
+
   /// Forgets the failed write's value: someone's newer value replaced it.
   mutating func forgetFailed() -> [RecordAction<Stamp>] {
     guard let failed else { return [] }
