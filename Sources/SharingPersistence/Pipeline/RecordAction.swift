@@ -96,25 +96,18 @@ enum WriteOutcome<Stamp: Sendable> {
   case refused(any Error, retried: Bool)
 }
 
-/// A read of the store taken to be made.
-struct ReadTicket: Sendable {
+/// A read of the store taken to be made, a playback's or a load's: what was under way when it
+/// began, to tell whether something newer came while it read.
+struct ReadTicket: Equatable, Sendable {
   /// The number of writes taken when the read began: a write taken since may land after it.
   let writesTaken: UInt64
   /// The watch active when the read began: what it finds, if no write landed meanwhile, is
   /// what the store holds until that watch says otherwise.
-  let verifiesWatch: Int?
+  var verifiesWatch: Int? = nil
   /// The number of changes saved when the read began: one saved since is newer than it.
   var changesSaved: UInt64 = 0
-}
-
-/// A load's read: whether the shared values may have something newer by the time it ends.
-struct LoadTicket: Equatable, Sendable {
-  /// The number of writes taken when the load began.
-  let writesTaken: UInt64
-  /// The number of changes saved then.
-  let changesSaved: UInt64
-  /// The number of times what the program knows of the store had changed then.
-  let knowledge: UInt64
+  /// A load's: the number of times what the program knows of the store had changed then.
+  var knowledge: UInt64 = 0
 }
 
 /// What becomes of what a load read.

@@ -7,8 +7,8 @@ extension RecordStateMachine {
   // MARK: Reading
 
   /// A load begins reading the store.
-  func loadStarted() -> LoadTicket {
-    LoadTicket(writesTaken: writesTaken, changesSaved: changesSaved, knowledge: knowledge)
+  func loadStarted() -> ReadTicket {
+    ReadTicket(writesTaken: writesTaken, changesSaved: changesSaved, knowledge: knowledge)
   }
 
   /// Load `ticket` read `read`, on its last attempt if `isLastAttempt`.
@@ -21,7 +21,7 @@ extension RecordStateMachine {
   /// read: it is still handed over as a delivery, and the store read again once that
   /// delivery ended, so that what is newer lands after it.
   mutating func loadEnded(
-    _ ticket: LoadTicket,
+    _ ticket: ReadTicket,
     _ read: Result<StoredSnapshot<Stamp>, any Error>,
     isLastAttempt: Bool
   ) -> LoadOutcome {
@@ -43,7 +43,7 @@ extension RecordStateMachine {
     guard reading == nil, !isDelivering else { return .deliverBesideAnother }
     if !isQuiet { readsAgain = readsAgain || subscribers > 0 }
     (isDelivering, isDeliveringLoad) = (true, true)
-    reading = ReadTicket(writesTaken: writesTaken, verifiesWatch: nil)
+    reading = ReadTicket(writesTaken: writesTaken)
     return .deliver
   }
 
@@ -172,7 +172,7 @@ extension RecordStateMachine {
     _ result: Result<StoredSnapshot<Stamp>, any Error>
   ) -> [RecordAction<Stamp>] {
     isDelivering = true
-    reading = reading ?? ReadTicket(writesTaken: writesTaken, verifiesWatch: nil)
+    reading = reading ?? ReadTicket(writesTaken: writesTaken)
     return [.deliver(result)]
   }
 
