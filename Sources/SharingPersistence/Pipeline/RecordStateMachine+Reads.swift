@@ -89,11 +89,9 @@ extension RecordStateMachine {
   /// delivery did, and delivers it whatever its stamp.
   mutating func readBack() -> [RecordAction<Stamp>] {
     deliversKnown = true
-    guard reading == nil, !isWriting, subscribers > 0 else {
-      readsAgain = subscribers > 0
-      return []
-    }
-    return startReading()
+    // With no subscriber, nothing is owed a read, not even one asked for before.
+    if subscribers == 0 { readsAgain = false }
+    return changeNoticed(stamp: nil)
   }
 
   /// Read `ticket` found `read`.
@@ -217,11 +215,7 @@ extension RecordStateMachine {
   mutating func watchStarted(generation: Int) -> [RecordAction<Stamp>]? {
     guard watch == .starting(generation: generation) else { return nil }
     watch = .active(generation: generation)
-    guard reading == nil, !isWriting else {
-      readsAgain = true
-      return []
-    }
-    return startReading()
+    return changeNoticed(stamp: nil)
   }
 
   /// A subscriber left.
