@@ -2,7 +2,7 @@ import Dispatch
 import SharingDependencies
 
 /// Follows files by comparing their ``FileStamp`` at an interval: how ``FileWatcher`` follows
-/// the files inotify cannot watch, and every file where there is no inotify.
+/// the files it cannot watch.
 ///
 /// One timer serves every polled file, and runs only while a file is polled. Handlers run on
 /// a dispatch queue, never with the lock held.

@@ -319,18 +319,54 @@ import SharingDependencies
       return handlers
     }
   }
-#else
-  /// Follows files by polling them every second, with a ``FilePoller``: inotify is Linux's.
-  /// A poll sees every kind of change, writes made in place to the file included, but not at
-  /// once, and may miss one that keeps the file's size within a tick of the file system's
-  /// clock: the watch is never live.
+#elseif canImport(Darwin)
+  import Darwin
+  import Dispatch
+
+  /// Watches files with a dispatch source on each file's parent directory: creating,
+  /// deleting and renaming over the file are seen, in-place writes to it are not.
   final class FileWatcher: Sendable {
     static let shared = FileWatcher()
 
-    private let poller = FilePoller(interval: .seconds(1))
+    private let queue = DispatchQueue(label: "Sharing.FileWatcher")
+
+    /// Calls `onChange` when the file's directory changes, until the watch is stopped.
+    ///
+    /// The watch is never active: writes made in place to the file are not seen.
+    func watch(path: String, onChange: @escaping @Sendable () -> Void) -> FileWatch {
+      let descriptor = open((path as NSString).deletingLastPathComponent, O_EVTONLY)
+      guard descriptor >= 0 else { return FileWatch(isLive: false) {} }
+      let source = SourceBox(
+        DispatchSource.makeFileSystemObjectSource(
+          fileDescriptor: descriptor,
+          eventMask: [.write, .delete, .rename],
+          queue: queue
+        )
+      )
+      source.base.setEventHandler(handler: onChange)
+      source.base.setCancelHandler { close(descriptor) }
+      source.base.resume()
+      return FileWatch(isLive: false) { source.base.cancel() }
+    }
+  }
+
+  private final class SourceBox: @unchecked Sendable {
+    // Unchecked: dispatch sources are thread-safe; the protocol is not marked 'Sendable'.
+    let base: any DispatchSourceFileSystemObject
+
+    init(_ base: any DispatchSourceFileSystemObject) {
+      self.base = base
+    }
+  }
+#else
+  /// Watches nothing: this platform has no file change notifications the package uses, so
+  /// files are read and written as usual, but changes other programs make to them are not
+  /// played back until a shared value loads them again.
+  final class FileWatcher: Sendable {
+    static let shared = FileWatcher()
 
     func watch(path: String, onChange: @escaping @Sendable () -> Void) -> FileWatch {
-      FileWatch(isLive: false, stop: poller.poll(path: path, onChange: onChange))
+      FileWatch(isLive: false) {}
     }
   }
 #endif
