@@ -122,13 +122,11 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
     } catch {
       return continuation.resume(throwing: error)
     }
-    record.store(
-      object,
-      forKey: key,
-      by: writer,
+    record.change(
       urgency: context == .userInitiated ? .immediate : .background,
+      isRemoval: object == nil,
       continuation: continuation
-    )
+    ) { $0.store(object, forKey: key, by: writer) }
   }
 
   /// The stored value, or `nil` for the default value; a failure for a value that cannot be
@@ -148,7 +146,11 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
     }
     if object == nil, let defaultValue, let encoded = try? lookup.encode(defaultValue) {
       // Another thread may have stored a value since: then it is read.
-      object = record.storeDefault(encoded, forKey: key, by: writer)
+      record.change(urgency: .background) { keys in
+        let stored = keys.storeDefault(encoded, forKey: key, by: writer)
+        object = stored.found
+        return object == nil ? stored.changed : nil
+      }
     }
     guard let object else { return .success(nil) }
     let found: (value: Value, isMigrated: Bool)
