@@ -64,10 +64,9 @@ extension Record where IO == DefaultsIO {
   /// Every subscription is handed each change; the first asks for the write. A file the
   /// store was last synchronized with, whose changes were told then, is not read again.
   private func played(_ read: Result<StoredSnapshot<Data>, any Error>) {
-    if let error = DefaultsSynchronizer.shared.unreadable(io.file, read.map(\.contents)) {
-      for onChange in keys.fileFailed(error) { onChange() }
-    } else if case .success(let snapshot) = read, !keys.isSynchronized(to: snapshot.contents) {
-      change(urgency: .background) { _ in [] }
-    }
+    guard !io.isUnreadable(read.map(\.contents)), case .success(let snapshot) = read,
+      !keys.isSynchronized(to: snapshot.contents)
+    else { return }
+    change(urgency: .background) { _ in [] }
   }
 }
