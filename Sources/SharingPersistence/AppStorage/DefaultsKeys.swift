@@ -106,7 +106,7 @@ final class DefaultsKeys: Sendable {
       state.changed[key] = object == nil
       state.defaults[key] = nil
       let value = StoredDefaultsValue(object)
-      return see(&state, where: { $1.key == key }, except: writer) { _ in value }
+      return see(&state, except: writer, value) { $0.key == key }
     }
   }
 
@@ -127,7 +127,7 @@ final class DefaultsKeys: Sendable {
       state.changed[key] = false
       let value = StoredDefaultsValue(object)
       state.defaults[key] = value
-      return (nil, see(&state, where: { $1.key == key }, except: writer) { _ in value })
+      return (nil, see(&state, except: writer, value) { $0.key == key })
     }
   }
 
@@ -150,7 +150,7 @@ final class DefaultsKeys: Sendable {
       state.defaults[key] = nil
       // NB: Until a removal is synchronized, Foundation on Linux reads the key from the file.
       let value = isRemoval ? .missing : StoredDefaultsValue(store.base.object(forKey: key))
-      return see(&state, where: { $1.key == key }) { _ in value }
+      return see(&state, value) { $0.key == key }
     }
   }
 
@@ -217,7 +217,7 @@ final class DefaultsKeys: Sendable {
         state.changed[key] = nil
         state.defaults[key] = nil
       }
-      return compare(&state) { _, subscription in
+      return see(&state) { subscription in
         guard let old, let fingerprints else { return true }
         let key = subscription.key
         return written[key] == nil && old[key] != fingerprints[key]
@@ -247,7 +247,7 @@ final class DefaultsKeys: Sendable {
   func fileFailed(_ error: any Error) -> [@Sendable () -> Void] {
     state.withLock { state in
       (state.fileError, state.synchronized) = (error, nil)
-      return compare(&state)
+      return see(&state)
     }
   }
 
@@ -257,36 +257,28 @@ final class DefaultsKeys: Sendable {
   func compareSmallValuesChangedElsewhere() -> [@Sendable () -> Void] {
     state.withLock { state in
       guard state.changed.isEmpty else { return [] }
-      return compare(&state) { $1.lastSeen?.isSmall != false }
+      return see(&state) { $0.lastSeen?.isSmall != false }
     }
-  }
-
-  /// Compares what each subscription `isIncluded` accepts sees now with what it last saw:
-  /// the stored value, or `nil` while the store's file cannot be read.
-  private func compare(
-    _ state: inout State,
-    where isIncluded: (Int, Subscription) -> Bool = { _, _ in true }
-  ) -> [@Sendable () -> Void] {
-    let fileError = state.fileError
-    return see(&state, where: isIncluded) { seen($0, fileError: fileError) }
   }
 
   private func seen(_ key: String, fileError: (any Error)?) -> StoredDefaultsValue? {
     fileError == nil ? StoredDefaultsValue(store.base.object(forKey: key)) : nil
   }
 
-  /// Records what each subscription `isIncluded` accepts sees now, `seen(key)`; returns
-  /// those to tell: those that saw something else, and are not of `writer`.
+  /// Records what each subscription `isIncluded` accepts sees now: `value`, or by default
+  /// the stored value (`nil` while the store's file cannot be read); returns those to tell:
+  /// those that saw something else, and are not of `writer`.
   private func see(
     _ state: inout State,
-    where isIncluded: (Int, Subscription) -> Bool,
     except writer: ObjectIdentifier? = nil,
-    _ seen: (String) -> StoredDefaultsValue?
+    _ value: StoredDefaultsValue? = nil,
+    where isIncluded: (Subscription) -> Bool = { _ in true }
   ) -> [@Sendable () -> Void] {
     var changed: [@Sendable () -> Void] = []
+    let fileError = state.fileError
     for (id, subscription) in state.subscriptions.sorted(by: { $0.key < $1.key })
-    where isIncluded(id, subscription) {
-      let value = seen(subscription.key)
+    where isIncluded(subscription) {
+      let value = value ?? seen(subscription.key, fileError: fileError)
       if subscription.writer != writer && value != subscription.lastSeen {
         changed.append(subscription.onChange)
       }
