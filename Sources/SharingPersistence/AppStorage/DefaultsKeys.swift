@@ -87,26 +87,13 @@ final class DefaultsKeys: Sendable {
 
   /// Stores a property list value (or removes the key, for `nil`) through `writer`; returns
   /// the other subscriptions to tell.
-  ///
-  /// A value is removed before it is set: Foundation writes only the keys it saw change, and
-  /// would not write a value its copy of the store held already, older than the file.
   func store(
     _ object: Any?,
     forKey key: String,
     by writer: ObjectIdentifier
   ) -> [@Sendable () -> Void] {
-    state.withLock { state in
-      if state.unreadableKeys.remove(key) != nil { keepStoredValue(forKey: key) }
-      ObservedUserDefaults.$isWritingForKey.withValue(true) {
-        // NB: Not 'set(nil, forKey:)': on Linux it resolves to the 'URL?' overload, which
-        //     never returns.
-        store.base.removeObject(forKey: key)
-        if let object { store.base.set(object, forKey: key) }
-      }
-      state.changed[key] = object == nil
-      state.defaults[key] = nil
-      let value = StoredDefaultsValue(object)
-      return see(&state, except: writer, value) { $0.key == key }
+    change(forKey: key, isRemoval: object == nil, by: writer, to: StoredDefaultsValue(object)) {
+      if let object { store.base.set(object, forKey: key) }
     }
   }
 
@@ -131,26 +118,34 @@ final class DefaultsKeys: Sendable {
     }
   }
 
-  /// Makes a change directly through the store (`change`, of `key`); returns the
-  /// subscriptions to tell.
+  /// Makes a change of `key`, `change`, through `writer` (`nil`: directly through the store),
+  /// after which the store holds `value` for it (by default, what it holds then); returns the
+  /// other subscriptions to tell. A key's write first keeps aside what it stored if that
+  /// could not be read (see ``keepBeforeNextWrite(forKey:)``).
   ///
-  /// The key is removed before it is set, as ``store(_:forKey:by:)`` does: Foundation would
-  /// not write a value its copy of the store held already, which the file may not hold.
+  /// The key is removed first: Foundation writes only the keys it saw change, and would not
+  /// write a value its copy of the store held already, which the file may not hold.
   func change(
     forKey key: String,
     isRemoval: Bool,
-    by change: () -> Void
+    by writer: ObjectIdentifier? = nil,
+    to value: StoredDefaultsValue? = nil,
+    _ change: () -> Void
   ) -> [@Sendable () -> Void] {
     state.withLock { state in
+      if writer != nil, state.unreadableKeys.remove(key) != nil { keepStoredValue(forKey: key) }
       ObservedUserDefaults.$isWritingForKey.withValue(true) {
-        if !isRemoval { store.base.removeObject(forKey: key) }
+        // NB: Not 'set(nil, forKey:)': on Linux it resolves to the 'URL?' overload, which
+        //     never returns.
+        store.base.removeObject(forKey: key)
         change()
       }
       state.changed[key] = isRemoval
       state.defaults[key] = nil
       // NB: Until a removal is synchronized, Foundation on Linux reads the key from the file.
-      let value = isRemoval ? .missing : StoredDefaultsValue(store.base.object(forKey: key))
-      return see(&state, value) { $0.key == key }
+      let value =
+        isRemoval ? .missing : value ?? StoredDefaultsValue(store.base.object(forKey: key))
+      return see(&state, except: writer, value) { $0.key == key }
     }
   }
 

@@ -26,7 +26,7 @@ final class ObservedUserDefaults: UserDefaults {
     // Held until the change is saved: a record nothing holds may be released meanwhile.
     withExtendedLifetime(DefaultsHolder(UserDefaultsBox(base: self))) { holder in
       holder.record.change(urgency: .background, isRemoval: isRemoval) {
-        $0.change(forKey: key, isRemoval: isRemoval, by: change)
+        $0.change(forKey: key, isRemoval: isRemoval, change)
       }
     }
   }
