@@ -36,11 +36,22 @@ struct DefaultsIO: RecordIO {
     return contents ?? Data()
   }
 
-  /// Whether the store cannot be read, given what reading its file found (see
-  /// ``DefaultsSynchronizer/unreadable(_:_:)``): the keys are then told.
+  /// Whether the store cannot be read, given what reading its file found: the read failed,
+  /// or the file holds unreadable bytes, which are kept aside (see
+  /// ``DefaultsSynchronizer/keepAsideIfUnparseable(_:_:)``), or could not be. The keys are
+  /// then told why.
   func isUnreadable(_ read: Result<Data?, any Error>) -> Bool {
-    guard let error = DefaultsSynchronizer.shared.unreadable(file, read) else { return false }
-    for onChange in keys.fileFailed(error) { onChange() }
+    let failure: (any Error)?
+    do {
+      let bytes = try read.get()
+      failure = try file.flatMap {
+        try DefaultsSynchronizer.shared.keepAsideIfUnparseable($0, bytes)
+      }
+    } catch {
+      failure = error
+    }
+    guard let failure else { return false }
+    for onChange in keys.fileFailed(failure) { onChange() }
     return true
   }
 
