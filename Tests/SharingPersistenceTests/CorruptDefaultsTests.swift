@@ -202,10 +202,7 @@ import Testing
       keys: DefaultsKeys(store: UserDefaultsBox(base: store)),
       file: DefaultsFile(path: file.path)
     )
-    let error = try #require(
-      DefaultsSynchronizer.shared.unreadable(io.file, Result(catching: { try io.file?.contents() }))
-    )
-    _ = io.keys.fileFailed(error)
+    try #require(io.isUnreadable(Result(catching: { try io.file?.contents() })))
 
     _ = try io.write(Data(), keepingAside: nil)
 

@@ -122,13 +122,11 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
     } catch {
       return continuation.resume(throwing: error)
     }
-    record.store(
-      object,
-      forKey: key,
-      by: writer,
+    record.change(
       urgency: context == .userInitiated ? .immediate : .background,
+      isRemoval: object == nil,
       continuation: continuation
-    )
+    ) { $0.store(object, forKey: key, by: writer) }
   }
 
   /// The stored value, or `nil` for the default value; a failure for a value that cannot be
@@ -141,42 +139,42 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
     default defaultValue: Value?,
     writeBack: @escaping @Sendable (Result<Void, any Error>) -> Void
   ) -> Result<Value?, any Error> {
-    var object: Any?
-    switch record.keys.object(forKey: key) {
-    case .success(let stored): object = stored
-    case .failure(let error): return .failure(error)
-    }
-    if object == nil, let defaultValue, let encoded = try? lookup.encode(defaultValue) {
-      // Another thread may have stored a value since: then it is read.
-      object = record.storeDefault(encoded, forKey: key, by: writer)
-    }
-    guard let object else { return .success(nil) }
-    let found: (value: Value, isMigrated: Bool)
-    do {
-      guard let read = try lookup.read(object) else {
-        throw AppStorageError.wrongType(
-          key: key,
-          stored: "\(type(of: object))",
-          expected: "\(Value.self)"
-        )
+    Result {
+      var object = try record.keys.object(forKey: key).get()
+      if object == nil, let defaultValue, let encoded = try? lookup.encode(defaultValue) {
+        // Another thread may have stored a value since: then it is read.
+        record.change(urgency: .background) { keys in
+          let stored = keys.storeDefault(encoded, forKey: key, by: writer)
+          object = stored.found
+          return object == nil ? stored.changed : nil
+        }
       }
-      found = read
-    } catch {
-      record.keys.keepBeforeNextWrite(forKey: key)
-      return .failure(error)
+      guard let object else { return nil }
+      do {
+        guard let found = try lookup.read(object) else {
+          throw AppStorageError.wrongType(
+            key: key,
+            stored: "\(type(of: object))",
+            expected: "\(Value.self)"
+          )
+        }
+        if found.isMigrated {
+          // Written back at once, so that the value is migrated once, not at every load. A
+          // migrated value that cannot be encoded leaves the stored one alone, to be migrated
+          // again at the next load. It stores what the read hands over, so it is no save a
+          // playback could overlap.
+          store(
+            found.value,
+            context: .userInitiated,
+            continuation: SaveContinuation(self.description, callback: writeBack)
+          )
+        }
+        return found.value
+      } catch {
+        record.keys.keepBeforeNextWrite(forKey: key)
+        throw error
+      }
     }
-    if found.isMigrated {
-      // Written back at once, so that the value is migrated once, not at every load. A
-      // migrated value that cannot be encoded leaves the stored one alone, to be migrated
-      // again at the next load. It stores what the read hands over, so it is no save a
-      // playback could overlap.
-      store(
-        found.value,
-        context: .userInitiated,
-        continuation: SaveContinuation(self.description, callback: writeBack)
-      )
-    }
-    return .success(found.value)
   }
 }
 

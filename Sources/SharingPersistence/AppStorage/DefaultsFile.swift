@@ -67,18 +67,6 @@ struct DefaultsFile: Hashable, Sendable {
     return tail.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("</plist>")
   }
 
-  /// Copies `data` beside the file, under a name no other file has, with the file's
-  /// permissions; returns that path.
-  ///
-  /// - Throws: ``AppStorageError/notKept(path:reason:)`` if it could not.
-  func keepAside(_ data: Data) throws -> String {
-    do {
-      return try CorruptFile.preserve(data, of: url, in: DiskFileSystem()).path
-    } catch {
-      throw AppStorageError.notKept(path: path, reason: "\(error)")
-    }
-  }
-
   /// Why the file cannot be written, in a user's terms, or `nil` if nothing outside
   /// Foundation prevents it.
   func reasonItCannotBeWritten() -> String? {

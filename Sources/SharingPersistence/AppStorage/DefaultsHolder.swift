@@ -40,15 +40,11 @@ final class DefaultsHolder: Sendable {
     _ store: UserDefaultsBox,
     _ file: DefaultsFile?
   ) -> DefaultsRecord {
-    let keys = DefaultsKeys(store: store)
-    if let file {
-      DefaultsSynchronizer.shared.open(file, keys: keys)
-      if let error = DefaultsSynchronizer.shared.unreadable(file, Result { try file.contents() }) {
-        _ = keys.fileFailed(error)
-      }
-    }
+    let io = DefaultsIO(keys: DefaultsKeys(store: store), file: file)
+    if let file { DefaultsSynchronizer.shared.open(file, keys: io.keys) }
+    _ = io.isUnreadable(Result { try file?.contents() })
     return DefaultsRecord(
-      io: DefaultsIO(keys: keys, file: file),
+      io: io,
       machine: RecordStateMachine(interval: DefaultsRecord.interval, mergesWrites: true),
       scheduler: DispatchWriteScheduler.shared,
       pendingWrites: .shared,
@@ -57,7 +53,7 @@ final class DefaultsHolder: Sendable {
       guard records.remove(id, ifIdenticalTo: record, where: { $0.confirmRelease() }) else {
         return
       }
-      if let file { DefaultsSynchronizer.shared.close(file, keys: keys) }
+      if let file { DefaultsSynchronizer.shared.close(file, keys: io.keys) }
     }
   }
 }

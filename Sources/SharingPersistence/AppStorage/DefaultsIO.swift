@@ -30,12 +30,29 @@ struct DefaultsIO: RecordIO {
     }
     let (contents, written, work) = try DefaultsSynchronizer.shared.synchronize(keys, file)
     // With nothing to write, Foundation leaves a file it cannot parse as it is.
-    if let error = DefaultsSynchronizer.shared.unreadable(file, .success(contents)) {
-      for onChange in keys.fileFailed(error) { onChange() }
-    } else {
+    if !isUnreadable(.success(contents)) {
       for onChange in keys.synchronized(to: contents, in: work, writing: written) { onChange() }
     }
     return contents ?? Data()
+  }
+
+  /// Whether the store cannot be read, given what reading its file found: the read failed,
+  /// or the file holds unreadable bytes, which are kept aside (see
+  /// ``DefaultsSynchronizer/keepAsideIfUnparseable(_:_:)``), or could not be. The keys are
+  /// then told why.
+  func isUnreadable(_ read: Result<Data?, any Error>) -> Bool {
+    let failure: (any Error)?
+    do {
+      let bytes = try read.get()
+      failure = try file.flatMap {
+        try DefaultsSynchronizer.shared.keepAsideIfUnparseable($0, bytes)
+      }
+    } catch {
+      failure = error
+    }
+    guard let failure else { return false }
+    for onChange in keys.fileFailed(failure) { onChange() }
+    return true
   }
 
   /// Watches the file for other processes' changes, and the store for changes made through
@@ -81,11 +98,7 @@ struct DefaultsIO: RecordIO {
   /// it, and nothing is written.
   func playChangesElsewhere() -> Duration {
     let (changed, work) = measuringProcessorTime { keys.compareSmallValuesChangedElsewhere() }
-    guard !changed.isEmpty else { return work }
-    if let error = DefaultsSynchronizer.shared.unreadable(file, Result { try file?.contents() }) {
-      for onChange in keys.fileFailed(error) { onChange() }
-      return work
-    }
+    guard !changed.isEmpty, !isUnreadable(Result { try file?.contents() }) else { return work }
     for onChange in changed { onChange() }
     // Written here rather than by the record, which has no change of its own to write.
     _ = try? write(Data(), keepingAside: nil)

@@ -87,26 +87,13 @@ final class DefaultsKeys: Sendable {
 
   /// Stores a property list value (or removes the key, for `nil`) through `writer`; returns
   /// the other subscriptions to tell.
-  ///
-  /// A value is removed before it is set: Foundation writes only the keys it saw change, and
-  /// would not write a value its copy of the store held already, older than the file.
   func store(
     _ object: Any?,
     forKey key: String,
     by writer: ObjectIdentifier
   ) -> [@Sendable () -> Void] {
-    state.withLock { state in
-      if state.unreadableKeys.remove(key) != nil { keepStoredValue(forKey: key) }
-      ObservedUserDefaults.$isWritingForKey.withValue(true) {
-        // NB: Not 'set(nil, forKey:)': on Linux it resolves to the 'URL?' overload, which
-        //     never returns.
-        store.base.removeObject(forKey: key)
-        if let object { store.base.set(object, forKey: key) }
-      }
-      state.changed[key] = object == nil
-      state.defaults[key] = nil
-      let value = StoredDefaultsValue(object)
-      return see(&state, where: { $1.key == key }, except: writer) { _ in value }
+    change(forKey: key, isRemoval: object == nil, by: writer, to: StoredDefaultsValue(object)) {
+      if let object { store.base.set(object, forKey: key) }
     }
   }
 
@@ -127,30 +114,38 @@ final class DefaultsKeys: Sendable {
       state.changed[key] = false
       let value = StoredDefaultsValue(object)
       state.defaults[key] = value
-      return (nil, see(&state, where: { $1.key == key }, except: writer) { _ in value })
+      return (nil, see(&state, except: writer, value) { $0.key == key })
     }
   }
 
-  /// Makes a change directly through the store (`change`, of `key`); returns the
-  /// subscriptions to tell.
+  /// Makes a change of `key`, `change`, through `writer` (`nil`: directly through the store),
+  /// after which the store holds `value` for it (by default, what it holds then); returns the
+  /// other subscriptions to tell. A key's write first keeps aside what it stored if that
+  /// could not be read (see ``keepBeforeNextWrite(forKey:)``).
   ///
-  /// The key is removed before it is set, as ``store(_:forKey:by:)`` does: Foundation would
-  /// not write a value its copy of the store held already, which the file may not hold.
+  /// The key is removed first: Foundation writes only the keys it saw change, and would not
+  /// write a value its copy of the store held already, which the file may not hold.
   func change(
     forKey key: String,
     isRemoval: Bool,
-    by change: () -> Void
+    by writer: ObjectIdentifier? = nil,
+    to value: StoredDefaultsValue? = nil,
+    _ change: () -> Void
   ) -> [@Sendable () -> Void] {
     state.withLock { state in
+      if writer != nil, state.unreadableKeys.remove(key) != nil { keepStoredValue(forKey: key) }
       ObservedUserDefaults.$isWritingForKey.withValue(true) {
-        if !isRemoval { store.base.removeObject(forKey: key) }
+        // NB: Not 'set(nil, forKey:)': on Linux it resolves to the 'URL?' overload, which
+        //     never returns.
+        store.base.removeObject(forKey: key)
         change()
       }
       state.changed[key] = isRemoval
       state.defaults[key] = nil
       // NB: Until a removal is synchronized, Foundation on Linux reads the key from the file.
-      let value = isRemoval ? .missing : StoredDefaultsValue(store.base.object(forKey: key))
-      return see(&state, where: { $1.key == key }) { _ in value }
+      let value =
+        isRemoval ? .missing : value ?? StoredDefaultsValue(store.base.object(forKey: key))
+      return see(&state, except: writer, value) { $0.key == key }
     }
   }
 
@@ -217,7 +212,7 @@ final class DefaultsKeys: Sendable {
         state.changed[key] = nil
         state.defaults[key] = nil
       }
-      return compare(&state) { _, subscription in
+      return see(&state) { subscription in
         guard let old, let fingerprints else { return true }
         let key = subscription.key
         return written[key] == nil && old[key] != fingerprints[key]
@@ -247,7 +242,7 @@ final class DefaultsKeys: Sendable {
   func fileFailed(_ error: any Error) -> [@Sendable () -> Void] {
     state.withLock { state in
       (state.fileError, state.synchronized) = (error, nil)
-      return compare(&state)
+      return see(&state)
     }
   }
 
@@ -257,36 +252,28 @@ final class DefaultsKeys: Sendable {
   func compareSmallValuesChangedElsewhere() -> [@Sendable () -> Void] {
     state.withLock { state in
       guard state.changed.isEmpty else { return [] }
-      return compare(&state) { $1.lastSeen?.isSmall != false }
+      return see(&state) { $0.lastSeen?.isSmall != false }
     }
-  }
-
-  /// Compares what each subscription `isIncluded` accepts sees now with what it last saw:
-  /// the stored value, or `nil` while the store's file cannot be read.
-  private func compare(
-    _ state: inout State,
-    where isIncluded: (Int, Subscription) -> Bool = { _, _ in true }
-  ) -> [@Sendable () -> Void] {
-    let fileError = state.fileError
-    return see(&state, where: isIncluded) { seen($0, fileError: fileError) }
   }
 
   private func seen(_ key: String, fileError: (any Error)?) -> StoredDefaultsValue? {
     fileError == nil ? StoredDefaultsValue(store.base.object(forKey: key)) : nil
   }
 
-  /// Records what each subscription `isIncluded` accepts sees now, `seen(key)`; returns
-  /// those to tell: those that saw something else, and are not of `writer`.
+  /// Records what each subscription `isIncluded` accepts sees now: `value`, or by default
+  /// the stored value (`nil` while the store's file cannot be read); returns those to tell:
+  /// those that saw something else, and are not of `writer`.
   private func see(
     _ state: inout State,
-    where isIncluded: (Int, Subscription) -> Bool,
     except writer: ObjectIdentifier? = nil,
-    _ seen: (String) -> StoredDefaultsValue?
+    _ value: StoredDefaultsValue? = nil,
+    where isIncluded: (Subscription) -> Bool = { _ in true }
   ) -> [@Sendable () -> Void] {
     var changed: [@Sendable () -> Void] = []
+    let fileError = state.fileError
     for (id, subscription) in state.subscriptions.sorted(by: { $0.key < $1.key })
-    where isIncluded(id, subscription) {
-      let value = seen(subscription.key)
+    where isIncluded(subscription) {
+      let value = value ?? seen(subscription.key, fileError: fileError)
       if subscription.writer != writer && value != subscription.lastSeen {
         changed.append(subscription.onChange)
       }

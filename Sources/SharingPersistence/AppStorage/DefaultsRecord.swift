@@ -34,51 +34,27 @@ extension Record where IO == DefaultsIO {
     }
   }
 
-  /// Stores a property list value for `key` (`nil` removes it) through `writer`, tells the
-  /// key's other subscriptions, and writes the store to its file: soon, or at once with
-  /// `urgency` ``WriteUrgency/immediate``.
+  /// Makes a change of the store, `change`, which returns the key's subscriptions to tell
+  /// (`nil`: it changed nothing); writes the store to its file, soon or at once with
+  /// `urgency` ``WriteUrgency/immediate``; then tells them.
   ///
   /// A removal is written before this returns: until then, Foundation on Linux reads a
   /// removed key from the file.
-  func store(
-    _ object: Any?,
-    forKey key: String,
-    by writer: ObjectIdentifier,
+  func change(
     urgency: WriteUrgency,
-    continuation: SaveContinuation? = nil
+    isRemoval: Bool = false,
+    continuation: SaveContinuation? = nil,
+    _ change: (DefaultsKeys) -> [@Sendable () -> Void]?
   ) {
-    let changed = keys.store(object, forKey: key, by: writer)
-    save(urgency: object == nil ? .immediate : urgency, isRemoval: object == nil, continuation)
-    for onChange in changed { onChange() }
-  }
-
-  /// Stores `object` as the default value of `key`, which a load found without one, through
-  /// `writer` — unless it has a value by now, which is returned — and writes it to the
-  /// store's file soon, unless another process gives the key a value in the file first.
-  func storeDefault(_ object: Any, forKey key: String, by writer: ObjectIdentifier) -> Any? {
-    let (found, changed) = keys.storeDefault(object, forKey: key, by: writer)
-    guard found == nil else { return found }
-    save(urgency: .background, isRemoval: false, nil)
-    for onChange in changed { onChange() }
-    return nil
-  }
-
-  /// Makes a change of `key` directly through the store (`change`), tells the key's
-  /// subscriptions, and writes the store to its file soon (a removal before this returns).
-  func change(forKey key: String, isRemoval: Bool, by change: () -> Void) {
-    let changed = keys.change(forKey: key, isRemoval: isRemoval, by: change)
-    save(urgency: isRemoval ? .immediate : .background, isRemoval: isRemoval, nil)
-    for onChange in changed { onChange() }
-  }
-
-  private func save(urgency: WriteUrgency, isRemoval: Bool, _ continuation: SaveContinuation?) {
+    guard let changed = change(keys) else { return }
     save(
       { Data() },
-      urgency: urgency,
+      urgency: isRemoval ? .immediate : urgency,
       interval: keys.interval(atLeast: Self.interval),
       continuation: continuation
     )
     if isRemoval { flushAndWait() }
+    for onChange in changed { onChange() }
   }
 
   /// Someone else changed the store's file, to `read`: the store is brought up to date with
@@ -88,10 +64,9 @@ extension Record where IO == DefaultsIO {
   /// Every subscription is handed each change; the first asks for the write. A file the
   /// store was last synchronized with, whose changes were told then, is not read again.
   private func played(_ read: Result<StoredSnapshot<Data>, any Error>) {
-    if let error = DefaultsSynchronizer.shared.unreadable(io.file, read.map(\.contents)) {
-      for onChange in keys.fileFailed(error) { onChange() }
-    } else if case .success(let snapshot) = read, !keys.isSynchronized(to: snapshot.contents) {
-      save(urgency: .background, isRemoval: false, nil)
-    }
+    guard !io.isUnreadable(read.map(\.contents)), case .success(let snapshot) = read,
+      !keys.isSynchronized(to: snapshot.contents)
+    else { return }
+    change(urgency: .background) { _ in [] }
   }
 }

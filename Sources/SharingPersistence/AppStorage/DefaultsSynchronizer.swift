@@ -151,21 +151,9 @@ final class DefaultsSynchronizer: Sendable {
     }
   }
 
-  /// Why a store cannot be read, if it cannot, given what reading its file found: the error
-  /// of the read, or for a store `file`, unreadable bytes, which are kept aside (see
-  /// ``keepAsideIfUnparseable(_:_:)``), or why they could not be.
-  func unreadable(_ file: DefaultsFile?, _ read: Result<Data?, any Error>) -> (any Error)? {
-    do {
-      let bytes = try read.get()
-      guard let file else { return nil }
-      return try keepAsideIfUnparseable(file, bytes)
-    } catch {
-      return error
-    }
-  }
-
   /// Copies what `file` holds aside if it is not a property list Foundation can read, once
-  /// for each version; returns why the file cannot be read, if it cannot.
+  /// for each version (beside it, under a name no other file has, with its permissions);
+  /// returns why the file cannot be read, if it cannot.
   ///
   /// - Parameter bytes: What the file was read to hold: only a file read unreadable is read
   ///   again, with its lock held, and judged.
@@ -180,7 +168,12 @@ final class DefaultsSynchronizer: Sendable {
     if let kept = files.withLock({ $0[file.path]?.kept }), kept.bytes == bytes {
       return .unreadableFile(path: file.path, keptAt: kept.path)
     }
-    let keptAt = try file.keepAside(bytes)
+    let keptAt: String
+    do {
+      keptAt = try CorruptFile.preserve(bytes, of: file.url, in: DiskFileSystem()).path
+    } catch {
+      throw AppStorageError.notKept(path: file.path, reason: "\(error)")
+    }
     files.withLock { $0[file.path]?.kept = (bytes, keptAt) }
     return .unreadableFile(path: file.path, keptAt: keptAt)
   }

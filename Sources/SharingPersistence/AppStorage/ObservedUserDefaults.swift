@@ -25,7 +25,9 @@ final class ObservedUserDefaults: UserDefaults {
   private func change(forKey key: String, isRemoval: Bool, by change: () -> Void) {
     // Held until the change is saved: a record nothing holds may be released meanwhile.
     withExtendedLifetime(DefaultsHolder(UserDefaultsBox(base: self))) { holder in
-      holder.record.change(forKey: key, isRemoval: isRemoval, by: change)
+      holder.record.change(urgency: .background, isRemoval: isRemoval) {
+        $0.change(forKey: key, isRemoval: isRemoval, change)
+      }
     }
   }
 }

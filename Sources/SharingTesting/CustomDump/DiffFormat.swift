@@ -41,13 +41,8 @@ public struct DiffFormat: Hashable, Sendable {
 
   /// A line with its marker and a separating space; a blank line has no trailing spaces.
   func format(_ line: DiffLine) -> String {
-    let (marker, text) =
-      switch line {
-      case .both(let text): (both, text)
-      case .first(let text): (first, text)
-      case .second(let text): (second, text)
-      }
-    guard !text.isEmpty else { return marker == " " ? "" : marker }
-    return "\(marker) \(text)"
+    let marker = self[keyPath: line.marker]
+    guard !line.text.isEmpty else { return marker == " " ? "" : marker }
+    return "\(marker) \(line.text)"
   }
 }

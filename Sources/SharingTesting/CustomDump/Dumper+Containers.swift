@@ -15,11 +15,10 @@ extension Dumper {
 
   /// Elements of an ordered collection, labeled by index.
   func elements(of mirror: Mirror, context: Context) -> [DumpChild] {
-    let values = mirror.children.map(\.value)
-    let shown = values.prefix(elementLimit ?? values.count).enumerated().map { offset, value in
-      DumpChild(label: .index(offset), node: node(value, context: context))
+    let children = mirror.children.enumerated().lazy.map { offset, child in
+      DumpChild(label: .index(offset), node: node(child.value, context: context))
     }
-    return abbreviated(shown, total: values.count)
+    return abbreviated(children, total: mirror.children.count)
   }
 
   /// Elements of a set, sorted by their dumps.
@@ -27,7 +26,7 @@ extension Dumper {
     let sorted = mirror.children
       .map { DumpChild(label: .none, node: node($0.value, context: context)) }
       .sorted { Self.sortKey($0.node) < Self.sortKey($1.node) }
-    return abbreviated(Array(sorted.prefix(elementLimit ?? sorted.count)), total: sorted.count)
+    return abbreviated(sorted, total: sorted.count)
   }
 
   /// Entries of a dictionary, sorted by the dumps of their keys.
@@ -39,14 +38,14 @@ extension Dumper {
         return (node(pair[0], context: context), node(pair[1], context: context))
       }
       .sorted { Self.sortKey($0.key) < Self.sortKey($1.key) }
-    let shown = sorted.prefix(elementLimit ?? sorted.count).map {
-      DumpChild(label: .key($0.key), node: $0.value)
-    }
-    return abbreviated(shown, total: sorted.count)
+    let children = sorted.lazy.map { DumpChild(label: .key($0.key), node: $0.value) }
+    return abbreviated(children, total: sorted.count)
   }
 
-  /// Appends `… (N more)` when a collection has more elements than were dumped.
-  private func abbreviated(_ shown: [DumpChild], total: Int) -> [DumpChild] {
+  /// The first ``elementLimit`` of a collection's `total` elements, and `… (N more)` when
+  /// there are more.
+  private func abbreviated(_ children: some Sequence<DumpChild>, total: Int) -> [DumpChild] {
+    let shown = Array(children.prefix(elementLimit ?? total))
     guard total > shown.count else { return shown }
     return shown + [DumpChild(label: .none, node: .leaf("… (\(total - shown.count) more)"))]
   }

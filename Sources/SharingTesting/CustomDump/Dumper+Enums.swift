@@ -6,7 +6,10 @@ extension Dumper {
   func enumNode(_ value: Any, mirror: Mirror, typeName: String, context: Context) -> DumpNode {
     let prefix = context.depth == 0 ? "\(typeName)." : "."
     guard let payload = mirror.children.first else {
-      return .leaf(prefix + (Self.caseName(of: value) ?? String(describing: value)))
+      // The case's name even when the enum has a custom description: the value is opened to
+      // its dynamic type, which the runtime reads the case of.
+      let name = swiftEnumCaseName(value).map { String(cString: $0) }
+      return .leaf(prefix + (name ?? String(describing: value)))
     }
     let payloadMirror = Mirror(reflecting: payload.value)
     let opening = "\(prefix)\(payload.label ?? String(describing: value))("
@@ -16,12 +19,6 @@ extension Dumper {
       }
       return fields(of: payloadMirror, context: context)
     }
-  }
-
-  /// The name of an enum value's case, even when the enum has a custom description.
-  private static func caseName(of value: Any) -> String? {
-    // The value is opened to its dynamic type, which the runtime reads the case of.
-    swiftEnumCaseName(value).map { String(cString: $0) }
   }
 }
 

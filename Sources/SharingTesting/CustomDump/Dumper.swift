@@ -81,40 +81,30 @@ struct Dumper {
     {
       return .leaf("\(typeName)(↩︎)")
     }
+    let hasChildren = Self.hasChildren(mirror)
+    let (kind, opening, closing, children): (DumpContainer.Kind, String, String, Children)
     switch mirror.displayStyle {
     case .optional:
       guard let wrapped = mirror.children.first?.value else { return .leaf("nil") }
       return node(wrapped, context: context)
     case .enum:
       return enumNode(value, mirror: mirror, typeName: typeName, context: context)
-    case .tuple:
-      return container(.fields, "(", ")", Self.hasChildren(mirror), context) {
-        fields(of: mirror, context: $0)
-      }
-    case .collection:
-      return container(.elements, "[", "]", Self.hasChildren(mirror), context) {
-        elements(of: mirror, context: $0)
-      }
-    case .set:
-      return container(.set, "Set([", "])", Self.hasChildren(mirror), context) {
-        setElements(of: mirror, context: $0)
-      }
-    case .dictionary:
-      return container(.dictionary, "[", "]", Self.hasChildren(mirror), context) {
-        entries(of: mirror, context: $0)
-      }
+    case .tuple: (kind, opening, closing, children) = (.fields, "(", ")", fields(of:context:))
+    case .collection: (kind, opening, closing, children) = (.elements, "[", "]", elements)
+    case .set: (kind, opening, closing, children) = (.set, "Set([", "])", setElements)
+    case .dictionary: (kind, opening, closing, children) = (.dictionary, "[", "]", entries)
     default:
       // Without a display style or children a value is opaque, like a closure.
-      if mirror.displayStyle == nil, !Self.hasChildren(mirror),
-        !(value is any CustomDumpReflectable)
-      {
+      if mirror.displayStyle == nil, !hasChildren, !(value is any CustomDumpReflectable) {
         return .leaf(String(describing: value))
       }
-      return container(.fields, "\(typeName)(", ")", Self.hasChildren(mirror), context) {
-        fields(of: mirror, context: $0)
-      }
+      (kind, opening, closing, children) = (.fields, "\(typeName)(", ")", fields(of:context:))
     }
+    return container(kind, opening, closing, hasChildren, context) { children(mirror, $0) }
   }
+
+  /// How the children of a container are dumped from its mirror.
+  typealias Children = (Mirror, Context) -> [DumpChild]
 
   /// A container node, its children elided beyond ``maxDepth``.
   func container(

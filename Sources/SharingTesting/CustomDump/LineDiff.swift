@@ -1,19 +1,17 @@
-/// One line of a diff, before ``DiffFormat`` markers are applied.
-enum DiffLine: Equatable, Sendable {
-  /// A line both values share.
-  case both(String)
-  /// A line only the first (expected) value has.
-  case first(String)
-  /// A line only the second (actual) value has.
-  case second(String)
+/// One line of a diff: its text, and the ``DiffFormat`` marker that says which values have
+/// it.
+struct DiffLine: Equatable {
+  let marker: KeyPath<DiffFormat, String>
+  let text: String
 
-  var indented: DiffLine {
-    switch self {
-    case .both(let text): .both(text.indented)
-    case .first(let text): .first(text.indented)
-    case .second(let text): .second(text.indented)
-    }
-  }
+  /// A line both values share.
+  static func both(_ text: String) -> Self { Self(marker: \.both, text: text) }
+  /// A line only the first (expected) value has.
+  static func first(_ text: String) -> Self { Self(marker: \.first, text: text) }
+  /// A line only the second (actual) value has.
+  static func second(_ text: String) -> Self { Self(marker: \.second, text: text) }
+
+  var indented: Self { Self(marker: marker, text: text.indented) }
 }
 
 /// A step of an alignment between two sequences.

@@ -78,20 +78,12 @@ enum NodeDiff {
     var removed: [Int] = []
     var inserted: [Int] = []
     func flush() {
-      var unpaired: (first: [EditStep], second: [EditStep]) = ([], [])
-      for offset in 0..<max(removed.count, inserted.count) {
-        let i = offset < removed.count ? removed[offset] : nil
-        let j = offset < inserted.count ? inserted[offset] : nil
-        if let i, let j, a[i].label == b[j].label {
-          result.append(.both(i, j))
-        } else {
-          unpaired.first += i.map { [.first($0)] } ?? []
-          unpaired.second += j.map { [.second($0)] } ?? []
-        }
-      }
-      result += unpaired.first + unpaired.second
-      removed = []
-      inserted = []
+      let pairs = zip(removed, inserted).filter { a[$0].label == b[$1].label }
+      let (paired, pairedInserted) = (Set(pairs.map(\.0)), Set(pairs.map(\.1)))
+      result +=
+        pairs.map(EditStep.both) + removed.filter { !paired.contains($0) }.map(EditStep.first)
+        + inserted.filter { !pairedInserted.contains($0) }.map(EditStep.second)
+      (removed, inserted) = ([], [])
     }
     for step in steps {
       switch step {

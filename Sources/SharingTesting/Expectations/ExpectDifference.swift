@@ -55,18 +55,14 @@ public func expectDifference<T: Equatable>(
   line: UInt = #line,
   column: UInt = #column
 ) {
+  let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
   do {
     let tracker = ChangeTracker()
-    var expected = try expression()
+    let expected = try expression()
     try tracker.track(operation)
-    let actual = try expression()
-    try tracker.assert { try updateValueToExpectedOutcome(&expected) }
-    let comparison = DumpComparison(expected: expected, actual: actual, tracker: tracker)
-    if let failure = ExpectationFailure.difference(comparison, message: message()) {
-      reportIssue(failure, fileID: fileID, filePath: filePath, line: line, column: column)
-    }
+    try site.compare(tracker, expected, expression(), message(), updateValueToExpectedOutcome)
   } catch {
-    reportIssue(error, message(), fileID: fileID, filePath: filePath, line: line, column: column)
+    site.report(error, message())
   }
 }
 
@@ -105,17 +101,30 @@ public func expectDifference<T: Equatable>(
   column: UInt = #column,
   isolation: isolated (any Actor)? = #isolation
 ) async {
+  let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
   do {
     let tracker = ChangeTracker()
-    var expected = try expression()
+    let expected = try expression()
     try await tracker.track(operation)
-    let actual = try expression()
-    try tracker.assert { try updateValueToExpectedOutcome(&expected) }
-    let comparison = DumpComparison(expected: expected, actual: actual, tracker: tracker)
-    if let failure = ExpectationFailure.difference(comparison, message: message()) {
-      reportIssue(failure, fileID: fileID, filePath: filePath, line: line, column: column)
-    }
+    try site.compare(tracker, expected, expression(), message(), updateValueToExpectedOutcome)
   } catch {
-    reportIssue(error, message(), fileID: fileID, filePath: filePath, line: line, column: column)
+    site.report(error, message())
+  }
+}
+
+extension CallSite {
+  /// Reports how `actual` differs from `expected` once `changes` are applied to it, inside
+  /// the assertion of `tracker`, which tracked the operation in between.
+  fileprivate func compare<T: Equatable>(
+    _ tracker: ChangeTracker,
+    _ expected: T,
+    _ actual: T,
+    _ message: String?,
+    _ changes: (inout T) throws -> Void
+  ) throws {
+    var expected = expected
+    try tracker.assert { try changes(&expected) }
+    let comparison = DumpComparison(expected: expected, actual: actual, tracker: tracker)
+    report(comparison.failure(of: "expectDifference", title: "Difference", message))
   }
 }

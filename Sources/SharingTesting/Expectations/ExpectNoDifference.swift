@@ -34,14 +34,11 @@ public func expectNoDifference<T: Equatable>(
   line: UInt = #line,
   column: UInt = #column
 ) {
+  let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
   do {
-    let expected = try expression1()
-    let actual = try expression2()
-    let comparison = DumpComparison(expected: expected, actual: actual)
-    if let failure = ExpectationFailure.noDifference(comparison, message: message()) {
-      reportIssue(failure, fileID: fileID, filePath: filePath, line: line, column: column)
-    }
+    let comparison = DumpComparison(expected: try expression1(), actual: try expression2())
+    site.report(comparison.failure(of: "expectNoDifference", message()))
   } catch {
-    reportIssue(error, message(), fileID: fileID, filePath: filePath, line: line, column: column)
+    site.report(error, message())
   }
 }

@@ -7,11 +7,13 @@ struct CallSite {
   let line: UInt
   let column: UInt
 
-  func report(_ message: String) {
+  /// Reports `message`, if there is one.
+  func report(_ message: String?) {
+    guard let message else { return }
     reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
   }
 
-  func report(_ error: any Error) {
-    reportIssue(error, fileID: fileID, filePath: filePath, line: line, column: column)
+  func report(_ error: any Error, _ message: String? = nil) {
+    reportIssue(error, message, fileID: fileID, filePath: filePath, line: line, column: column)
   }
 }

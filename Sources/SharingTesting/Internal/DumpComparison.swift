@@ -53,6 +53,20 @@ struct DumpComparison {
       """
   }
 
+  /// The failure message of the expectation `function` that the values are equal, `nil` if
+  /// they are: `title` (by default `<function> failed`) after `message`.
+  func failure(of function: String, title: String? = nil, _ message: String?) -> String? {
+    guard !isEqual else { return nil }
+    let prefix = message.flatMap { $0.isEmpty ? nil : "\($0) - " } ?? ""
+    return self.message(
+      title: prefix + (title ?? "\(function) failed"),
+      undetected: """
+        \(prefix)\(function) failed: Values are not equal, but no difference was detected in \
+        their dumps.
+        """
+    )
+  }
+
   static func indented(_ text: String) -> String {
     text.lineFeedSeparated.map(\.indented).joined(separator: "\n")
   }
