@@ -50,6 +50,14 @@ extension PostgresError {
   }
 }
 
+extension PostgresError {
+  /// Whether the server has no prepared statement of the name used (`26000`), or has one
+  /// already (`42P05`).
+  var isAboutPreparedStatements: Bool {
+    sqlState == "26000" || sqlState == "42P05"
+  }
+}
+
 extension Duration {
   /// `2 s`, `500 ms`.
   var formatted: String {

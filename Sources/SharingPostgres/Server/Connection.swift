@@ -16,6 +16,11 @@ final class Connection: @unchecked Sendable {
   let timeout: Duration
   /// Set when an exchange with the server was cut short: what it still holds is unknown.
   private var isAbandoned = false
+  /// The names of the statements prepared on the connection.
+  private var prepared: Set<String> = []
+  /// Whether statements with a ``Statement/preparedName`` are prepared: not once the server
+  /// answered as a pooler's changing sessions do.
+  private var preparesStatements = true
 
   /// Connects within `timeout`. Over TCP, keepalives and `tcp_user_timeout` also give up on a
   /// peer that stops answering within about as long. The connection string's own settings
@@ -111,6 +116,14 @@ final class Connection: @unchecked Sendable {
       isAbandoned = true
       throw error
     }
+    if let failure, preparesStatements, failure.isAboutPreparedStatements {
+      // A pooler in transaction mode gives each transaction a server session of its own,
+      // which may lack what this connection prepared, or hold it already: nothing before the
+      // prepared statement was committed, so the statements run again, unprepared.
+      preparesStatements = false
+      if PQtransactionStatus(handle) == PQTRANS_INERROR { try run([Statement("ROLLBACK")]) }
+      return try run(statements)
+    }
     if let failure { throw failure }
     return rows
   }
@@ -119,35 +132,39 @@ final class Connection: @unchecked Sendable {
     _ statements: [Statement]
   ) throws -> (rows: [[[String?]]], failure: PostgresError?) {
     guard PQenterPipelineMode(handle) == 1 else { throw error() }
+    // Whether each result to read is a statement's (or a preparation's).
+    var isStatement: [Bool] = []
+    var preparing: [String] = []
     for statement in statements {
       let sent = statement.parameters.withCStrings { parameters in
-        PQsendQueryParams(
-          handle,
-          statement.sql,
-          Int32(parameters.count),
-          nil,
-          parameters,
-          nil,
-          nil,
-          0
-        )
+        let count = Int32(parameters.count)
+        guard let name = statement.preparedName, preparesStatements else {
+          return PQsendQueryParams(handle, statement.sql, count, nil, parameters, nil, nil, 0)
+        }
+        if !prepared.contains(name), !preparing.contains(name) {
+          guard PQsendPrepare(handle, name, statement.sql, count, nil) == 1 else { return 0 }
+          preparing.append(name)
+          isStatement.append(false)
+        }
+        return PQsendQueryPrepared(handle, name, count, parameters, nil, nil, 0)
       }
       guard sent == 1 else { throw error() }
+      isStatement.append(true)
     }
     guard PQpipelineSync(handle) == 1 else { throw error() }
     try flush()
     var rows: [[[String?]]] = []
     var failure: PostgresError?
-    for _ in statements {
+    for isStatement in isStatement {
       let result = try nextResult()
       defer { PQclear(result) }
       switch PQresultStatus(result) {
       case PGRES_TUPLES_OK:
-        rows.append(Self.rows(of: result))
+        if isStatement { rows.append(Self.rows(of: result)) }
       case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY, PGRES_PIPELINE_ABORTED:
-        rows.append([])
+        if isStatement { rows.append([]) }
       default:
-        rows.append([])
+        if isStatement { rows.append([]) }
         failure = failure ?? PostgresError(result: result, connection: handle)
       }
       // NB: In pipeline mode each statement's results end with a null result.
@@ -158,6 +175,7 @@ final class Connection: @unchecked Sendable {
     guard PQresultStatus(sync) == PGRES_PIPELINE_SYNC, PQexitPipelineMode(handle) == 1 else {
       throw PostgresError(result: sync, connection: handle)
     }
+    if failure == nil { prepared.formUnion(preparing) }
     return (rows, failure)
   }
 
@@ -226,10 +244,35 @@ final class Connection: @unchecked Sendable {
 struct Statement: Sendable {
   var sql: String
   var parameters: [String?]
+  /// The name a connection prepares the statement under, for a statement sent with every
+  /// write: the server then parses and plans it once per session, not at each write.
+  ///
+  /// A prepared statement must come before any `COMMIT` of the statements run with it: if a
+  /// pooler leaves the connection without it, they are run again unprepared.
+  var preparedName: String?
 
   init(_ sql: String, _ parameters: [String?] = []) {
     self.sql = sql
     self.parameters = parameters
+  }
+
+  init(_ sql: PreparedSQL, _ parameters: [String?] = []) {
+    self.sql = sql.text
+    self.parameters = parameters
+    self.preparedName = sql.name
+  }
+}
+
+/// The text of a statement worth preparing, and its name, drawn from the text: a session
+/// that holds a statement of that name, whoever prepared it, holds this one.
+struct PreparedSQL: Sendable {
+  let text: String
+  let name: String
+
+  init(_ text: String) {
+    self.text = text
+    let digest = MD5.digest(Array(text.utf8)).prefix(8)
+    name = "sharing_" + digest.map { String(Int($0) + 0x100, radix: 16).dropFirst() }.joined()
   }
 }
 

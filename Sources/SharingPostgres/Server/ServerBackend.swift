@@ -43,7 +43,7 @@ final class ServerBackend: PostgresBackend {
   func fetch(_ key: String) throws -> StoredRow? {
     try StoredRow.check(key: key)
     return try withConnection { connection in
-      try connection.execute(sql.select, [key]).first.map(Self.row)
+      try connection.run([Statement(sql.select, [key])])[0].first.map(Self.row)
     }
   }
 

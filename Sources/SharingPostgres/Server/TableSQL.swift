@@ -16,6 +16,11 @@ struct TableSQL: Sendable {
   /// The table's schema, if it was given, and its name.
   private let schema: Substring?
   private let name: Substring
+  /// The statements of every write and every read, prepared on each connection.
+  let select: PreparedSQL
+  let upsert: PreparedSQL
+  let upsertKeepingAside: PreparedSQL
+  private let heardSQL: PreparedSQL
 
   /// Checks the name: one or two identifiers of letters, digits and underscores.
   init(table: String) throws {
@@ -32,11 +37,44 @@ struct TableSQL: Sendable {
       )
     }
     self.table = table
-    (schema, name) = (parts.count == 2 ? parts[0] : nil, parts[parts.count - 1])
+    let (schema, name) = (parts.count == 2 ? parts[0] : nil, parts[parts.count - 1])
+    (self.schema, self.name) = (schema, name)
+    let quoted = Self.named("", schema: schema, name: name)
+    let sequence = Self.named("_versions", schema: schema, name: name)
+    select = PreparedSQL("SELECT value::text, version FROM \(quoted) WHERE key = $1")
+    let upsert = """
+      INSERT INTO \(quoted) (key, value, version, updated_at)
+      VALUES ($1, $2::jsonb, nextval('\(sequence)'), now())
+      ON CONFLICT (key) DO UPDATE
+      SET value = EXCLUDED.value, version = EXCLUDED.version, updated_at = EXCLUDED.updated_at
+      RETURNING version
+      """
+    self.upsert = PreparedSQL(upsert)
+    // Keeps the row's current value under `<key>.corrupt-<UTC timestamp>` first.
+    upsertKeepingAside = PreparedSQL(
+      """
+      WITH kept AS (
+        INSERT INTO \(quoted) (key, value, version, updated_at)
+        SELECT key || '.corrupt-'
+          || to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+          value, nextval('\(sequence)'), now()
+        FROM \(quoted) WHERE key = $1
+        ON CONFLICT (key) DO NOTHING
+      )
+      \(upsert)
+      """
+    )
+    heardSQL = PreparedSQL(
+      "SELECT \(Self.named("_heard", schema: schema, name: name))($1::int, $2::int)"
+    )
   }
 
   /// The name of the table with `suffix`, quoted and qualified by the table's schema.
   private func named(_ suffix: String) -> String {
+    Self.named(suffix, schema: schema, name: name)
+  }
+
+  private static func named(_ suffix: String, schema: Substring?, name: Substring) -> String {
     (schema.map { "\"\($0)\"." } ?? "") + "\"\(name)\(suffix)\""
   }
 
@@ -103,28 +141,23 @@ struct TableSQL: Sendable {
   /// held from the end of the write's statements to its commit, on the server, without a
   /// round trip between.
   func heard(_ key: String, besides listener: Int32?) -> Statement {
-    Statement(
-      "SELECT \(heardFunction)($1::int, $2::int)",
-      ["\(KeyBuckets.bucket(of: key))", "\(listener ?? 0)"]
-    )
+    Statement(heardSQL, ["\(KeyBuckets.bucket(of: key))", "\(listener ?? 0)"])
   }
-
-  /// `$1`: the key.
-  var select: String { "SELECT value::text, version FROM \(quoted) WHERE key = $1" }
 
   /// Says that this package writes, so that the triggers let the row be, and bounds how long
   /// the server holds the transaction: `$1` and `$2`, in milliseconds.
   func writer(timeout: Duration) -> Statement {
     let milliseconds = "\(Int(timeout / .milliseconds(1)))"
-    return Statement(
-      """
-      SELECT set_config('sharing.writer', 'SharingPostgres', true),
-        set_config('statement_timeout', $1, true),
-        set_config('idle_in_transaction_session_timeout', $2, true)
-      """,
-      [milliseconds, milliseconds]
-    )
+    return Statement(Self.writerSQL, [milliseconds, milliseconds])
   }
+
+  private static let writerSQL = PreparedSQL(
+    """
+    SELECT set_config('sharing.writer', 'SharingPostgres', true),
+      set_config('statement_timeout', $1, true),
+      set_config('idle_in_transaction_session_timeout', $2, true)
+    """
+  )
 
   /// After committing writes, in a transaction of its own: notifies the listeners of other
   /// processes of the rows of `keys` (`atOnce`), or only counts them; returns how many keys
@@ -147,32 +180,6 @@ struct TableSQL: Sendable {
     )
   }
 
-  /// `$1`: the key; `$2`: the JSON.
-  var upsert: String {
-    """
-    INSERT INTO \(quoted) (key, value, version, updated_at)
-    VALUES ($1, $2::jsonb, nextval('\(sequence)'), now())
-    ON CONFLICT (key) DO UPDATE
-    SET value = EXCLUDED.value, version = EXCLUDED.version, updated_at = EXCLUDED.updated_at
-    RETURNING version
-    """
-  }
-
-  /// Like ``upsert``, keeping the row's current value under `<key>.corrupt-<UTC timestamp>`.
-  var upsertKeepingAside: String {
-    """
-    WITH kept AS (
-      INSERT INTO \(quoted) (key, value, version, updated_at)
-      SELECT key || '.corrupt-'
-        || to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
-        value, nextval('\(sequence)'), now()
-      FROM \(quoted) WHERE key = $1
-      ON CONFLICT (key) DO NOTHING
-    )
-    \(upsert)
-    """
-  }
-
   /// `$1`: the key; `$2`: the JSON. Returns a row only if it inserted one.
   var insertIfMissing: String {
     """
@@ -183,7 +190,7 @@ struct TableSQL: Sendable {
   }
 
   /// `$1`: the key.
-  var selectForUpdate: String { select + " FOR UPDATE" }
+  var selectForUpdate: String { select.text + " FOR UPDATE" }
 
   /// Draws the version that the transaction's update will write, once the row is locked.
   var drawVersion: String { "SELECT nextval('\(sequence)')" }

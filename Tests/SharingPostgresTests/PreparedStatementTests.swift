@@ -1,0 +1,40 @@
+import Foundation
+import PostgresTestSupport
+import Testing
+
+@testable import SharingPostgres
+
+/// The statements of every write and read are prepared once per connection, and run
+/// unprepared where a pooler hands each transaction another server session.
+@Suite(.serialized) struct PreparedStatementTests {
+  @Test func aStatementIsPreparedOnceAndThenRunByName() async throws {
+    let cluster = try await PostgresCluster.shared()
+    let connection = try Connection(cluster.connectionString, timeout: .seconds(60))
+    let sum = PreparedSQL("SELECT 1 + $1::int")
+    #expect(try connection.run([Statement(sum, ["1"])])[0] == [["2"]])
+    #expect(try connection.run([Statement(sum, ["2"])])[0] == [["3"]])
+    let prepared = try connection.execute(
+      "SELECT name, statement FROM pg_prepared_statements WHERE NOT from_sql"
+    )
+    #expect(prepared == [[sum.name, sum.text]])
+  }
+
+  @Test func aStatementPreparedInTheSessionAnotherClientOfAPoolerUsesIsRunUnprepared()
+    async throws
+  {
+    let cluster = try await PostgresCluster.shared()
+    let bouncer = try await PgBouncer.start(for: cluster, poolSize: 1)
+    let first = try Connection(bouncer.connectionString, timeout: .seconds(60))
+    let second = try Connection(bouncer.connectionString, timeout: .seconds(60))
+    let sum = PreparedSQL("SELECT 1 + $1::int")
+    // Both clients share the pooler's one server session: the second prepares the statement
+    // again there, which the server refuses as a duplicate.
+    #expect(try first.run([Statement(sum, ["1"])])[0] == [["2"]])
+    #expect(
+      try second.run([Statement("BEGIN"), Statement(sum, ["2"]), Statement("COMMIT")])[1] == [["3"]]
+    )
+    #expect(try second.run([Statement(sum, ["3"])])[0] == [["4"]])
+    #expect(try first.run([Statement(sum, ["4"])])[0] == [["5"]])
+    await bouncer.stop()
+  }
+}
