@@ -62,7 +62,7 @@ final class ServerBackend: PostgresBackend {
       let version = try Self.version(results[2].first?.first)
       let isHeard = results[3].first?.first == "t"
       guard isHeard, atOnce else { return (version, isHeard) }
-      return (version, Self.isHeard(try connection.run([notify])[0]))
+      return (version, Self.isHeard(try connection.run([notify()])[0]))
     }
   }
 
@@ -89,7 +89,7 @@ final class ServerBackend: PostgresBackend {
         do {
           results = try connection.run([
             Statement(sql.update, [key, String(decoding: json, as: UTF8.self), "\(version)"]),
-            Statement("COMMIT"), notify,
+            Statement("COMMIT"), notify(),
           ])
         } catch let error as PostgresError where connection.isBroken {
           // The server may have committed before the connection was lost or timed out.
@@ -103,19 +103,21 @@ final class ServerBackend: PostgresBackend {
     }
   }
 
-  /// Runs a write on a pooled connection, handing it the statement that notifies the other
-  /// processes watching `key`'s bucket once it committed: at once (`atOnce`), or, if this
+  /// Runs a write on a pooled connection, handing it what makes the statement that notifies
+  /// the other processes watching `key`'s bucket once it committed: at once (`atOnce`), or, if this
   /// process notified less than ``HintBatch/interval`` ago, with the others of the interval
   /// (see ``HintBatch``), the statement then only counting them. The write returns its
   /// version and whether other processes watch the key.
   private func notifying(
     _ key: String,
-    _ write: (Connection, _ notify: Statement, _ atOnce: Bool) throws -> (
+    _ write: (Connection, _ notify: () -> Statement, _ atOnce: Bool) throws -> (
       version: Int64, isHeard: Bool
     )
   ) throws -> Int64 {
     let atOnce = hints.withLock { $0.claimAtOnce(now: .now) }
-    let notify = sql.notify([key], atOnce: atOnce, listener: listenerID.withLock { $0 })
+    let notify = { [self] in
+      sql.notify([key], atOnce: atOnce, listener: listenerID.withLock { $0 })
+    }
     let written: (version: Int64, isHeard: Bool)
     do {
       written = try withConnection { try write($0, notify, atOnce) }

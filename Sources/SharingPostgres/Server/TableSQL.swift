@@ -206,9 +206,12 @@ struct TableSQL: Sendable {
   /// A PostgreSQL array literal of text.
   private static func array(_ strings: some Sequence<String>) -> String {
     let elements = strings.map { string in
-      let escaped = string.replacingOccurrences(of: "\\", with: "\\\\")
-        .replacingOccurrences(of: "\"", with: "\\\"")
-      return "\"\(escaped)\""
+      var element = "\""
+      for character in string {
+        if character == "\\" || character == "\"" { element.append("\\") }
+        element.append(character)
+      }
+      return element + "\""
     }
     return "{" + elements.joined(separator: ",") + "}"
   }
