@@ -41,6 +41,19 @@ func save(_ value: Int, with key: PostgresKey<Int>) async throws {
   }
 }
 
+/// Saves 1, 2, 3… with a key, each once the last is committed, for `duration`; returns how
+/// many it saved. Off the main actor, as a server's request handlers are: each save resumes
+/// on the thread that finished it, not on the main thread.
+nonisolated func saveEach(with key: PostgresKey<Int>, for duration: Duration) async throws -> Int {
+  let end = ContinuousClock.now + duration
+  var count = 0
+  while ContinuousClock.now < end {
+    count += 1
+    try await save(count, with: key)
+  }
+  return count
+}
+
 func useDatabase(_ connection: String, _ table: String) {
   prepareDependencies {
     $0.defaultPostgresDatabase = .server(connection, table: table, throttle: .zero)
@@ -74,13 +87,7 @@ case "write":
   try await save(0, with: key)
   say("ready")
   _ = readLine()
-  let end = ContinuousClock.now + .seconds(Int(arguments[4]) ?? 10)
-  var count = 0
-  while ContinuousClock.now < end {
-    count += 1
-    try await save(count, with: key)
-  }
-  say("\(count)")
+  say("\(try await saveEach(with: key, for: .seconds(Int(arguments[4]) ?? 10)))")
   _ = held
 
 case "coordinate":
