@@ -10,7 +10,7 @@ extension Benchmark {
     keys share a bucket with its own; "none listening": no `@SharedReader`, so no listening
     connection), and for the given seconds saves the next
     integer with the key (`save(_:context:continuation:)`, as `save()` does), waiting for each
-    commit; the rate is the total over the seconds, all processes started together once
+    commit, in a task off the main actor, as a server's request handlers run; the rate is the total over the seconds, all processes started together once
     connected. pgbench: 16 clients (2 threads), each running `UPDATE bench_plain SET value =
     value + 1 WHERE id = :client_id + 1` (a plain table, no trigger, the simple protocol) for
     the same seconds, on the same cluster; "notifying": the same on a table whose trigger
