@@ -31,6 +31,17 @@ import Testing
     #expect(store.integer(forKey: "mode") == 99)
     #expect(mode.stored == 99)
   }
+
+  @Test func changeMadeWhileALoadReadsTheStoreLeavesTheValueAndTheStoreAlike() async throws {
+    @Shared(.appStorage("mode")) var mode = Hooked(rawValue: 1)!
+    let shared = $mode
+    store.set(7, forKey: "mode")
+    // NB: Made from inside the load's read of the store, after it read 7.
+    whileDecoding.withLock { $0 = { shared.withLock { $0 = Hooked(rawValue: 99)! } } }
+    try await $mode.load()
+    #expect(store.integer(forKey: "mode") == 99)
+    #expect(mode.stored == 99)
+  }
 }
 
 /// Called once, by the next value decoded.
