@@ -49,6 +49,18 @@ import Testing
     #expect(names(record.save("2")) == ["registerPending", "write 2"])
   }
 
+  @Test mutating func aChangeMadeDuringAWriteWaitsForItsKeysIntervalAfterIt() throws {
+    let first = try taken(record.save("1"))
+    let write = PendingWrite(encode: { bytes("2") }, continuations: [])
+    _ = record.machine.saved(
+      write,
+      urgency: .throttled,
+      interval: .seconds(5),
+      now: .milliseconds(100)
+    )
+    #expect(names(record.land(first, at: .milliseconds(200))) == ["schedule 4.8 seconds"])
+  }
+
   // MARK: Order
 
   @Test mutating func aChangeDuringAWriteIsWrittenAfterIt() throws {

@@ -16,6 +16,7 @@ extension RecordStateMachine {
   ) -> [RecordAction<Stamp>] {
     changesSaved &+= 1
     if isDelivering, !isDeliveringLoad { echoesNextWrite = true }
+    let keyInterval = interval
     let interval = interval ?? self.interval
     let isImmediate = urgency == .immediate || interval == .zero
     var actions = registerPending()
@@ -26,9 +27,13 @@ extension RecordStateMachine {
       actions.append(.discard(replaced.write.encode))
       replaced.write.encode = write.encode
       replaced.write.continuations += write.continuations
-      pending = Pending(write: replaced.write, isImmediate: isImmediate || replaced.isImmediate)
+      pending = Pending(
+        write: replaced.write,
+        isImmediate: isImmediate || replaced.isImmediate,
+        interval: keyInterval
+      )
     } else {
-      pending = Pending(write: write, isImmediate: isImmediate)
+      pending = Pending(write: write, isImmediate: isImmediate, interval: keyInterval)
     }
     guard writing == nil else { return actions }
     let sinceLast = lastWrite.map { now - $0 }
@@ -160,10 +165,10 @@ extension RecordStateMachine {
     }
     if pending?.isImmediate == true {
       actions += take(now: now)
-    } else if pending != nil, !isScheduled {
+    } else if let pending, !isScheduled {
       isScheduled = true
       let sinceLast = now - (lastWrite ?? now)
-      actions.append(.schedule(after: max(interval - sinceLast, .zero)))
+      actions.append(.schedule(after: max((pending.interval ?? interval) - sinceLast, .zero)))
     }
     if writing == nil { actions += readAgainIfAsked() }
     return actions + unregisterIfIdle() + releaseIfUnused()

@@ -130,6 +130,8 @@ package struct RecordStateMachine<Stamp: Equatable & Sendable> {
     var write: PendingWrite
     var isImmediate: Bool
     var isRetry = false
+    /// The interval of the key that saved it, if not the store's.
+    var interval: Duration?
   }
 
   enum WatchPhase: Equatable {
