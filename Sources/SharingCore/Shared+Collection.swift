@@ -15,7 +15,7 @@ where Value: MutableCollection & RangeReplaceableCollection, Value.Element: Iden
   /// - Parameter id: The identity of the element.
   public subscript(id id: Value.Element.ID) -> Shared<Value.Element?> {
     Shared<Value.Element?>(
-      reference: IdentifiedOptionalElementReference(base: reference, id: id)
+      reference: ProjectionReference(base: reference, id: id)
     )
   }
 }
@@ -89,7 +89,7 @@ private func elementReferences<Base: MutableCollection>(
 ) -> [any SharedReference<Base.Element>] where Base.Element: Identifiable {
   let collection = base.read()
   return zip(collection.indices, collection).map { index, element in
-    IdentifiedElementReference(base: base, element: element, index: index)
+    ProjectionReference(base: base, element: element, index: index)
   }
 }
 
@@ -98,6 +98,6 @@ private func positionalReferences<Base: MutableCollection & RandomAccessCollecti
   of base: any SharedReference<Base>
 ) -> [any SharedReference<Base.Element>] {
   base.read().enumerated().map { offset, element in
-    PositionalElementReference(base: base, offset: offset, element: element)
+    ProjectionReference(base: base, offset: offset, element: element)
   }
 }

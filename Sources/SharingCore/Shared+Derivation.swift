@@ -37,7 +37,7 @@ extension Shared {
   public init?(_ base: Shared<Value?>) {
     guard let initialValue = base.wrappedValue else { return nil }
     self.init(
-      reference: UnwrappedReference(base: base.reference, initialValue: initialValue)
+      reference: ProjectionReference(unwrapping: base.reference, initialValue: initialValue)
     )
   }
 

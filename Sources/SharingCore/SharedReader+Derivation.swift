@@ -1,7 +1,7 @@
 extension SharedReader {
   /// Derives a reader for a part of this value.
   public subscript<Member>(dynamicMember keyPath: KeyPath<Value, Member>) -> SharedReader<Member> {
-    SharedReader<Member>(reference: ReadOnlyReference(base: reference, keyPath: keyPath))
+    SharedReader<Member>(reference: ProjectionReference(base: reference, keyPath: keyPath))
   }
 
   /// Unwraps an optional reader.
@@ -11,7 +11,7 @@ extension SharedReader {
   public init?(_ base: SharedReader<Value?>) {
     guard let initialValue = base.wrappedValue else { return nil }
     self.init(
-      reference: UnwrappedReference(base: base.reference, initialValue: initialValue)
+      reference: ProjectionReference(unwrapping: base.reference, initialValue: initialValue)
     )
   }
 
@@ -27,7 +27,7 @@ extension SharedReader {
     _ transform: @escaping @Sendable (Value) -> Member
   ) -> SharedReader<Member> {
     SharedReader<Member>(
-      reference: ReadOnlyReference(base: reference, name: { "read" }, transform: transform)
+      reference: ProjectionReference(base: reference, name: { "read" }, transform: transform)
     )
   }
 }

@@ -9,6 +9,12 @@ import Testing
 private final class RecordingStore: Sendable {
   let saved = Locked<[(value: Int, context: SaveContext)]>([])
   let duringExplicitSave = Locked<(@Sendable () -> Void)?>(nil)
+  /// Whether an explicit save runs that code before it reads the value, rather than after.
+  let interruptsBeforeReading: Bool
+
+  init(interruptsBeforeReading: Bool = false) {
+    self.interruptsBeforeReading = interruptsBeforeReading
+  }
 }
 
 private struct RecordingKey: SharedKey {
@@ -27,15 +33,27 @@ private struct RecordingKey: SharedKey {
   }
 
   func save(_ value: Int, context: SaveContext, continuation: SaveContinuation) {
-    if context == .userInitiated {
-      let interruption = store.duringExplicitSave.withLock { hook in
-        defer { hook = nil }
-        return hook
-      }
-      interruption?()
-    }
+    if !store.interruptsBeforeReading { interrupt(context) }
     store.saved.withLock { $0.append((value, context)) }
     continuation.resume()
+  }
+
+  func save(
+    reading value: @escaping @Sendable () -> Int,
+    context: SaveContext,
+    continuation: SaveContinuation
+  ) {
+    if store.interruptsBeforeReading { interrupt(context) }
+    save(value(), context: context, continuation: continuation)
+  }
+
+  private func interrupt(_ context: SaveContext) {
+    guard context == .userInitiated else { return }
+    let interruption = store.duringExplicitSave.withLock { hook in
+      defer { hook = nil }
+      return hook
+    }
+    interruption?()
   }
 }
 
@@ -49,6 +67,17 @@ private struct RecordingKey: SharedKey {
     let saved = store.saved.withLock { $0 }
     #expect(saved.last?.value == 2)
     #expect(saved.map(\.value) == [1, 2, 1, 2])
+  }
+
+  @Test func aWriteMadeBeforeAnExplicitSaveReadsTheValueIsNotSavedAgainAfterIt() async throws {
+    let store = RecordingStore(interruptsBeforeReading: true)
+    let count = Shared(wrappedValue: 0, RecordingKey(store: store))
+    store.duringExplicitSave.withLock { $0 = { count.withLock { $0 = 1 } } }
+    try await count.save()
+    let saved = store.saved.withLock { $0 }
+    // The write's own save, then the explicit save, which read the write: nothing is left to save.
+    #expect(saved.map(\.value) == [1, 1])
+    #expect(saved.map(\.context) == [.didSet, .userInitiated])
   }
 
   @Test func aCallSavesAtMostItsOwnChangeAndOneHandedOverWhileOthersKeepWriting() async throws {

@@ -283,15 +283,20 @@ final class KeyPersistence<Value: Sendable>: Persistence, @unchecked Sendable {
     let key = self.key
     let root: RootReference<Value> = self.root
     let finishSave = whileAlive { $0.finishSave($1) }
-    // A write made while this save runs may have been handed to the key before it, and replaced by
-    // this older value: the latest value must be saved last, so save again.
-    let writes = root.programWrites?.value
+    // A write made after the key read the value may have been handed to the key before this save,
+    // and replaced by this older value: the latest value must be saved last, so save again. A
+    // write made before the read is in the value saved.
+    let writesRead = Locked(root.programWrites?.value)
     defer {
-      if root.programWrites?.value != writes { didWrite() }
+      if root.programWrites?.value != writesRead.withLock({ $0 }) { didWrite() }
     }
     try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
       saver.save(
-        reading: { root.readUntracked() },
+        reading: {
+          let (value, writes) = root.readUntrackedWithWriteCount()
+          writesRead.withLock { $0 = writes }
+          return value
+        },
         context: .userInitiated,
         continuation: SaveContinuation(String(describing: key)) { result in
           finishSave(result)

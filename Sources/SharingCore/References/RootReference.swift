@@ -68,6 +68,11 @@ final class RootReference<Value>: SharedReference, SharedRoot, @unchecked Sendab
     withValueLock { value }
   }
 
+  /// The current value and the number of writes the program made to it, read together.
+  func readUntrackedWithWriteCount() -> (Value, UInt64?) {
+    withValueLock { (value, programWrites?.value) }
+  }
+
   @inline(__always)
   private func withValueLock<R>(_ body: () -> R) -> R {
     if lock.tryLock() {

@@ -1,6 +1,6 @@
 /// The storage behind ``Shared`` and ``SharedReader``: a ``RootReference`` holding a value, or a
 /// projection viewing a part of another reference's value (``KeyPathReference``,
-/// ``UnwrappedReference``, …).
+/// ``ProjectionReference``).
 @usableFromInline
 protocol SharedReference<Value>: AnyObject, Sendable, CustomStringConvertible {
   associatedtype Value
