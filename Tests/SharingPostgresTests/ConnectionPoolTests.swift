@@ -22,6 +22,7 @@ struct ConnectionPoolTests {
     let done = DispatchGroup()
     for _ in 0..<3 {
       DispatchQueue.global().async(group: done) {
+        borrowing.asked()
         try? pool.withConnection { connection in
           borrowing.began(connection)
           release.wait()
@@ -29,7 +30,9 @@ struct ConnectionPoolTests {
         }
       }
     }
-    await eventually("two borrowers holding a connection") { borrowing.counts.inside == 2 }
+    await eventually("two borrowers holding a connection, the third asking") {
+      borrowing.counts.inside == 2 && borrowing.counts.asking == 3
+    }
     (0..<3).forEach { _ in release.signal() }
     await withCheckedContinuation { continuation in
       done.notify(queue: .global()) { continuation.resume() }
@@ -97,6 +100,7 @@ struct ConnectionPoolTests {
 /// What the borrowers of a pool saw: how many held a connection at once, and which.
 private final class Borrowing: Sendable {
   struct Counts {
+    var asking = 0
     var inside = 0
     var mostInside = 0
     var borrowed = 0
@@ -107,6 +111,10 @@ private final class Borrowing: Sendable {
   private let state = Locked(Counts())
 
   var counts: Counts { state.withLock { $0 } }
+
+  func asked() {
+    state.withLock { $0.asking += 1 }
+  }
 
   func began(_ connection: Connection) {
     state.withLock {

@@ -17,6 +17,36 @@ import Testing
       "SELECT name, statement FROM pg_prepared_statements WHERE NOT from_sql"
     )
     #expect(prepared == [[sum.name, sum.text]])
+    #expect(connection.preparesStatements)
+  }
+
+  @Test func aStatementPreparedInABatchThatFailsStaysPrepared() async throws {
+    let cluster = try await PostgresCluster.shared()
+    let connection = try Connection(cluster.connectionString, timeout: .seconds(60))
+    let sum = PreparedSQL("SELECT 1 + $1::int")
+    #expect(throws: PostgresError.self) {
+      try connection.run([
+        Statement("BEGIN"), Statement(sum, ["1"]), Statement("SELECT 1 / 0"), Statement("COMMIT"),
+      ])
+    }
+    try connection.execute("ROLLBACK")
+    #expect(try connection.run([Statement(sum, ["2"])])[0] == [["3"]])
+    #expect(connection.preparesStatements)
+  }
+
+  @Test func aStatementTheSessionNoLongerHoldsRunsOnceUnprepared() async throws {
+    let cluster = try await PostgresCluster.shared()
+    let connection = try Connection(cluster.connectionString, timeout: .seconds(60))
+    try connection.execute("CREATE TEMPORARY TABLE counted (n int)")
+    let insert = PreparedSQL("INSERT INTO counted VALUES ($1::int) RETURNING n")
+    _ = try connection.run([Statement(insert, ["1"])])
+    try connection.execute("DEALLOCATE ALL")
+    let inserted = try connection.run([
+      Statement("BEGIN"), Statement(insert, ["2"]), Statement("COMMIT"),
+    ])
+    #expect(inserted[1] == [["2"]])
+    #expect(try connection.execute("SELECT n FROM counted ORDER BY n") == [["1"], ["2"]])
+    #expect(!connection.preparesStatements)
   }
 
   @Test func aStatementPreparedInTheSessionAnotherClientOfAPoolerUsesIsRunUnprepared()
@@ -35,6 +65,7 @@ import Testing
     )
     #expect(try second.run([Statement(sum, ["3"])])[0] == [["4"]])
     #expect(try first.run([Statement(sum, ["4"])])[0] == [["5"]])
+    #expect(!second.preparesStatements)
     await bouncer.stop()
   }
 }

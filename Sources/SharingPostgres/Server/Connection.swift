@@ -20,7 +20,7 @@ final class Connection: @unchecked Sendable {
   private var prepared: Set<String> = []
   /// Whether statements with a ``Statement/preparedName`` are prepared: not once the server
   /// answered as a pooler's changing sessions do.
-  private var preparesStatements = true
+  private(set) var preparesStatements = true
 
   /// Connects within `timeout`. Over TCP, keepalives and `tcp_user_timeout` also give up on a
   /// peer that stops answering within about as long. The connection string's own settings
@@ -109,14 +109,14 @@ final class Connection: @unchecked Sendable {
   /// - Returns: The rows each statement returned.
   @discardableResult
   func run(_ statements: [Statement]) throws -> [[[String?]]] {
-    let (rows, failure): ([[[String?]]], PostgresError?)
+    let (rows, failure): ([[[String?]]], Failure?)
     do {
       (rows, failure) = try exchange(statements)
     } catch {
       isAbandoned = true
       throw error
     }
-    if let failure, preparesStatements, failure.isAboutPreparedStatements {
+    if let failure, failure.isOfPreparedStatement, failure.error.isAboutPreparedStatements {
       // A pooler in transaction mode gives each transaction a server session of its own,
       // which may lack what this connection prepared, or hold it already: nothing before the
       // prepared statement was committed, so the statements run again, unprepared.
@@ -124,48 +124,80 @@ final class Connection: @unchecked Sendable {
       if PQtransactionStatus(handle) == PQTRANS_INERROR { try run([Statement("ROLLBACK")]) }
       return try run(statements)
     }
-    if let failure { throw failure }
+    if let failure { throw failure.error }
     return rows
+  }
+
+  /// The first error of an exchange, and whether a prepared statement, or its preparation,
+  /// failed with it.
+  private struct Failure {
+    let error: PostgresError
+    let isOfPreparedStatement: Bool
+  }
+
+  /// A result an exchange reads: a statement's, or the preparation's of a statement's name.
+  private enum Answer {
+    case statement(isPrepared: Bool)
+    case preparation(name: String)
+
+    func prepares(_ name: String) -> Bool {
+      if case .preparation(name) = self { true } else { false }
+    }
+
+    var isOfPreparedStatement: Bool {
+      switch self {
+      case .statement(let isPrepared): isPrepared
+      case .preparation: true
+      }
+    }
   }
 
   private func exchange(
     _ statements: [Statement]
-  ) throws -> (rows: [[[String?]]], failure: PostgresError?) {
+  ) throws -> (rows: [[[String?]]], failure: Failure?) {
     guard PQenterPipelineMode(handle) == 1 else { throw error() }
-    // Whether each result to read is a statement's (or a preparation's).
-    var isStatement: [Bool] = []
-    var preparing: [String] = []
+    var answers: [Answer] = []
     for statement in statements {
       let sent = statement.parameters.withCStrings { parameters in
         let count = Int32(parameters.count)
         guard let name = statement.preparedName, preparesStatements else {
+          answers.append(.statement(isPrepared: false))
           return PQsendQueryParams(handle, statement.sql, count, nil, parameters, nil, nil, 0)
         }
-        if !prepared.contains(name), !preparing.contains(name) {
+        if !prepared.contains(name), !answers.contains(where: { $0.prepares(name) }) {
           guard PQsendPrepare(handle, name, statement.sql, count, nil) == 1 else { return 0 }
-          preparing.append(name)
-          isStatement.append(false)
+          answers.append(.preparation(name: name))
         }
+        answers.append(.statement(isPrepared: true))
         return PQsendQueryPrepared(handle, name, count, parameters, nil, nil, 0)
       }
       guard sent == 1 else { throw error() }
-      isStatement.append(true)
     }
     guard PQpipelineSync(handle) == 1 else { throw error() }
     try flush()
     var rows: [[[String?]]] = []
-    var failure: PostgresError?
-    for isStatement in isStatement {
+    var failure: Failure?
+    for answer in answers {
       let result = try nextResult()
       defer { PQclear(result) }
-      switch PQresultStatus(result) {
-      case PGRES_TUPLES_OK:
-        if isStatement { rows.append(Self.rows(of: result)) }
-      case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY, PGRES_PIPELINE_ABORTED:
-        if isStatement { rows.append([]) }
+      let status = PQresultStatus(result)
+      switch answer {
+      case .statement:
+        rows.append(status == PGRES_TUPLES_OK ? Self.rows(of: result) : [])
+      case .preparation(let name):
+        // Kept by the session whatever becomes of the statements after it.
+        if status == PGRES_COMMAND_OK { prepared.insert(name) }
+      }
+      switch status {
+      case PGRES_TUPLES_OK, PGRES_COMMAND_OK, PGRES_EMPTY_QUERY, PGRES_PIPELINE_ABORTED:
+        break
       default:
-        if isStatement { rows.append([]) }
-        failure = failure ?? PostgresError(result: result, connection: handle)
+        failure =
+          failure
+          ?? Failure(
+            error: PostgresError(result: result, connection: handle),
+            isOfPreparedStatement: answer.isOfPreparedStatement
+          )
       }
       // NB: In pipeline mode each statement's results end with a null result.
       if let extra = try nextResult() { PQclear(extra) }
@@ -175,7 +207,6 @@ final class Connection: @unchecked Sendable {
     guard PQresultStatus(sync) == PGRES_PIPELINE_SYNC, PQexitPipelineMode(handle) == 1 else {
       throw PostgresError(result: sync, connection: handle)
     }
-    if failure == nil { prepared.formUnion(preparing) }
     return (rows, failure)
   }
 

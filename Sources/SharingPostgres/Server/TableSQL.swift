@@ -207,9 +207,10 @@ struct TableSQL: Sendable {
   private static func array(_ strings: some Sequence<String>) -> String {
     let elements = strings.map { string in
       var element = "\""
-      for character in string {
-        if character == "\\" || character == "\"" { element.append("\\") }
-        element.append(character)
+      // By scalar: a quote or backslash followed by a combining mark is one `Character`.
+      for scalar in string.unicodeScalars {
+        if scalar == "\\" || scalar == "\"" { element.unicodeScalars.append("\\") }
+        element.unicodeScalars.append(scalar)
       }
       return element + "\""
     }
