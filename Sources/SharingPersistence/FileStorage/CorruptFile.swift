@@ -23,8 +23,13 @@ enum CorruptFile {
   @discardableResult
   static func preserve(_ data: Data, of url: URL, in backend: any FileSystemBackend) throws -> URL {
     let directory = url.deletingLastPathComponent()
-    let name = preservationName(for: url.lastPathComponent) {
-      (try? backend.contents(of: directory.appendingPathComponent($0))) != nil
+    // Taken by anything there, even what cannot be read: only a name with nothing there is free.
+    let name = preservationName(for: url.lastPathComponent) { name in
+      do {
+        return try backend.contents(of: directory.appendingPathComponent(name)) != nil
+      } catch {
+        return true
+      }
     }
     // With the file's permissions: the bytes of a private file stay private.
     let preserved = directory.appendingPathComponent(name)
