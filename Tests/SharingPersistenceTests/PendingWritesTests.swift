@@ -3,13 +3,13 @@ import Testing
 
 @testable import SharingPersistence
 
-/// The records that a flush writes. A record's executor registers and unregisters it after
-/// unlocking, so two threads' registrations can arrive in either order: what the record has
-/// pending when each arrives decides.
+/// The records that a flush writes. A record's executor updates its entry after unlocking, so
+/// the updates of two threads can arrive in either order: what the record has pending when
+/// each arrives decides, not which came last.
 @Suite struct PendingWritesTests {
   let pendingWrites = PendingWrites()
 
-  @Test func aLateUnregistrationDoesNotDropARecordWithAWritePending() {
+  @Test func anUpdateArrivingLateKeepsARecordThatHasAWritePending() {
     let record = FakeRecord(isIdle: false)
     pendingWrites.update(record)
     // From a write that ended before the record's next change was saved.
@@ -18,7 +18,7 @@ import Testing
     #expect(record.flushes.withLock { $0 } == 1)
   }
 
-  @Test func aLateRegistrationDoesNotKeepARecordWithNothingPending() {
+  @Test func anUpdateArrivingLateDropsARecordWithNothingPending() {
     let record = FakeRecord(isIdle: true)
     pendingWrites.update(record)
     // From a change whose write ended before this arrived.

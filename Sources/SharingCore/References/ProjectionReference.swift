@@ -19,7 +19,8 @@ final class ProjectionReference<Base, Value>: SharedReference, @unchecked Sendab
   /// Applies a write to the part, in place in the base's value; returns `nil` if the value
   /// has no such part now. `nil` for a read-only view, whose writes go to a dropped copy.
   private let modifyPart: ((inout Base, (inout Value) -> Bool) -> Bool?)?
-  /// The last value seen, for a part the base's value may lose.
+  /// The last value seen, for a part the base's value may lose: every initialiser whose
+  /// `part` can return `nil` gives one, which `read()` and `modify(_:)` then unwrap.
   private let last: Locked<Value>?
   private let keepsDetachedWrites: Bool
   /// What the view adds to the base's description, formatted only when described.

@@ -54,8 +54,8 @@ struct FileIO: TransactionalRecordIO {
     }
   }
 
-  /// A ``FileError/unreadable(url:cause:)``: a file that cannot be read is never overwritten, and one
-  /// that holds a value nobody loaded is loaded rather than overwritten.
+  /// A ``FileError/unreadable(url:cause:)``: a file that cannot be read is never overwritten, and
+  /// one that holds a value nobody loaded is loaded rather than overwritten.
   func refusal(cause: (any Error)?) -> any Error {
     FileError.unreadable(url: url, cause: cause)
   }

@@ -14,8 +14,8 @@ extension DiskFileSystem {
   /// - Returns: The descriptor holding the lock: `descriptor`, or the descriptor of a wait
   ///   given up earlier that had the lock or got it within `timeout` (`descriptor` is then
   ///   closed).
-  /// - Throws: The error of `flock`, or a ``FileError/lockTimedOut(waited:)`` past the deadline. Either
-  ///   way the descriptor is no longer the caller's: it is closed at once, or, past the
+  /// - Throws: The error of `flock`, or a ``FileError/lockTimedOut(waited:)`` past the deadline.
+  ///   Either way the descriptor is no longer the caller's: it is closed at once, or, past the
   ///   deadline, by the waiting thread once its `flock` returns, which releases a lock taken
   ///   too late. Until then, the next wait for the same lock takes that thread's wait over.
   static func takeFlock(

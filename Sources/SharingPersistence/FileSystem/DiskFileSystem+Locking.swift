@@ -76,8 +76,8 @@ extension DiskFileSystem {
 
   /// The lock file of `url`.
   ///
-  /// - Throws: A ``FileError/protectedSymbolicLink(link:owner:)`` if a link leading to the file must not be
-  ///   followed.
+  /// - Throws: A ``FileError/protectedSymbolicLink(link:owner:)`` if a link leading to the file
+  ///   must not be followed.
   static func lockURL(of url: URL) throws -> URL {
     let destination = try destination(of: url)
     return destination.deletingLastPathComponent()

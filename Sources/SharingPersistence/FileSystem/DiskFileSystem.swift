@@ -81,7 +81,8 @@ struct DiskFileSystem: FileSystemBackend {
   /// by one, or `url` itself if it is not a link, or its links form a loop (which a write then
   /// replaces).
   ///
-  /// - Throws: A ``FileError/protectedSymbolicLink(link:owner:)`` for a link that must not be followed.
+  /// - Throws: A ``FileError/protectedSymbolicLink(link:owner:)`` for a link that must not be
+  ///   followed.
   static func destination(of url: URL) throws -> URL {
     var path = url.path
     // As many links as the kernel follows before it reports a loop.

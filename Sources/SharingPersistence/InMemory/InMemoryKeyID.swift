@@ -21,7 +21,8 @@ public struct InMemoryKeyID: Hashable, Sendable, ReferenceStoringKeyID {
 
   /// The root kept for the key, if one is.
   package func keptRoot() -> AnyRootReference? {
-    // NB: Matched under the lock: copying the entry out copies its existential case too.
+    // NB: Matched under the lock, on the path of every shared value made on a held key:
+    //     copying the entry out, as `storedValue` does once per load, copies its existential.
     store.entries.withLock { entries in
       guard case .root(let root) = entries[key] else { return nil }
       return root
