@@ -1,5 +1,3 @@
-import Foundation
-
 /// The SQL of one table of keys: its names, and the statements the keys run (its schema is in
 /// `TableSQL+Schema.swift`).
 ///
