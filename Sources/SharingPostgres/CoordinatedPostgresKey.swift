@@ -23,6 +23,9 @@ import SharingPersistence
 /// have been made: its ``/SharingCore/Shared/saveError`` says so, it is not made again, and
 /// memory takes what the row holds once the server answers. Loading and playback are as for
 /// ``PostgresKey``.
+///
+/// Every use of a key in a process must agree on coordination: one used both with and without
+/// it is reported, as a change made without it could overwrite a coordinated one unseen.
 public struct CoordinatedPostgresKey<Value: Sendable>: CoordinatedSharedKey {
   let base: PostgresKey<Value>
 
@@ -98,7 +101,14 @@ extension SharedReaderKey {
     decoder: JSONDecoder = JSONDecoder(),
     encoder: JSONEncoder = JSONEncoder()
   ) -> Self where Self == CoordinatedPostgresKey<Value> {
-    CoordinatedPostgresKey(base: .postgres(key, decoder: decoder, encoder: encoder))
+    CoordinatedPostgresKey(
+      base: PostgresKey(
+        key,
+        isCoordinated: true,
+        decode: { try decoder.decode(Value.self, from: $0) },
+        encode: { try encoder.encode($0) }
+      )
+    )
   }
 
   /// A key that keeps any value in a row of the default PostgreSQL database, with custom
@@ -116,6 +126,8 @@ extension SharedReaderKey {
     decode: @escaping @Sendable (Data) throws -> Value,
     encode: @escaping @Sendable (Value) throws -> Data
   ) -> Self where Self == CoordinatedPostgresKey<Value> {
-    CoordinatedPostgresKey(base: .postgres(key, decode: decode, encode: encode))
+    CoordinatedPostgresKey(
+      base: PostgresKey(key, isCoordinated: true, decode: decode, encode: encode)
+    )
   }
 }

@@ -48,15 +48,17 @@ public struct PostgresKey<Value: Sendable>: SharedKey {
   let decode: @Sendable (Data) throws -> Value
   let encode: @Sendable (Value) throws -> Data
 
+  /// - Parameter isCoordinated: Whether the key is the base of a ``CoordinatedPostgresKey``.
   init(
     _ key: String,
+    isCoordinated: Bool = false,
     decode: @escaping @Sendable (Data) throws -> Value,
     encode: @escaping @Sendable (Value) throws -> Data
   ) {
     @Dependency(\.defaultPostgresDatabase) var database
     self.database = database
     self.key = key
-    self.holder = database.store.holder(for: key)
+    self.holder = database.store.holder(for: key, isCoordinated: isCoordinated)
     self.decode = decode
     self.encode = encode
   }

@@ -19,6 +19,19 @@ import Testing
     #expect(database.storedJSON(forKey: "count") == "800")
   }
 
+  @Test func usingARowWithAndWithoutCoordinationIsReported() {
+    @Shared(.postgres("count", .coordinated)) var coordinated = 0
+    withKnownIssue {
+      @Shared(.postgres("count")) var plain = 0
+      _ = plain
+    } matching: { issue in
+      issue.description.contains("used both with and without '.coordinated'")
+    }
+    // Once per row.
+    @Shared(.postgres("count")) var again = 0
+    _ = (coordinated, again)
+  }
+
   @Test func missingRowIsInsertedThenChanged() throws {
     let key: CoordinatedPostgresKey<Int> = .postgres("count", .coordinated)
     var value = 5

@@ -37,17 +37,27 @@ final class PostgresStore: Sendable {
     }
   }
 
-  /// A hold on the row of `key`, shared by every key of that name.
-  func holder(for key: String) -> RecordHolder<RowIO> {
+  /// A hold on the row of `key`, shared by every key of that name; a key used both with and
+  /// without ``PostgresCoordination/coordinated`` in one process is reported.
+  func holder(for key: String, isCoordinated: Bool) -> RecordHolder<RowIO> {
     // NB: Held under the registry's lock, so that the row cannot be released between being
     //     found and being held.
     let (row, _) = rows.use(key, creating: { makeRow(key) }) { $0.holderAdded() }
+    if row.io.coordination.used(coordinated: isCoordinated) {
+      reportIssue(
+        """
+        The key '\(key)' is used both with and without '.coordinated'. Changes made without it \
+        can overwrite coordinated ones, and coordinated changes are not played back to the \
+        keys without it: give every use of the key the same coordination.
+        """
+      )
+    }
     return RecordHolder(record: row)
   }
 
   private func makeRow(_ key: String) -> RowRecord {
     RowRecord(
-      io: RowIO(key: key, backend: backend, listener: listener),
+      io: RowIO(key: key, backend: backend, listener: listener, coordination: RowCoordination()),
       machine: RecordStateMachine(
         interval: throttle,
         writesQuietChangesAtOnce: false,

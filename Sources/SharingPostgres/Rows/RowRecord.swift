@@ -1,4 +1,5 @@
 import Foundation
+import SharingDependencies
 import SharingPersistence
 
 /// The record of one key's row, shared by every key of that name in a database.
@@ -12,6 +13,8 @@ struct RowIO: TransactionalRecordIO {
   let backend: any PostgresBackend
   /// Where the table's notifications come from.
   let listener: TableListener
+  /// Whether the keys holding the row are coordinated.
+  let coordination: RowCoordination
 
   func read() throws -> StoredSnapshot<Int64> {
     let row = try backend.fetch(key)
@@ -56,5 +59,23 @@ struct RowIO: TransactionalRecordIO {
       return contents
     }
     return written.map { (version, $0) }
+  }
+}
+
+/// Whether the keys holding a row in a process are coordinated: they must all be, or none.
+final class RowCoordination: Sendable {
+  private let state = Locked<(isCoordinated: Bool?, hasReportedMix: Bool)>((nil, false))
+
+  /// A key of the row was created; returns whether to report that the keys disagree, once.
+  func used(coordinated isCoordinated: Bool) -> Bool {
+    state.withLock { state in
+      guard let existing = state.isCoordinated else {
+        state.isCoordinated = isCoordinated
+        return false
+      }
+      guard existing != isCoordinated, !state.hasReportedMix else { return false }
+      state.hasReportedMix = true
+      return true
+    }
   }
 }
