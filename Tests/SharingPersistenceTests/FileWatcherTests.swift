@@ -66,7 +66,7 @@ import Testing
 
     @Test func aFileWhoseWatchIsRefusedIsPolledForChanges() async throws {
       try await withTemporaryDirectory { directory in
-        let watcher = pollingWatcher(every: .milliseconds(10))
+        let watcher = makeWatcher(pollingEvery: .milliseconds(10)) { true }
         let url = directory.file("count.json")
         try bytes("1").write(to: url)
         let changes = Locked(0)
@@ -86,7 +86,7 @@ import Testing
     /// same stamp, and is seen all the same.
     @Test func aPolledChangeThatLeavesTheSameStampIsSeen() async throws {
       try await withTemporaryDirectory { directory in
-        let watcher = pollingWatcher(every: .milliseconds(200))
+        let watcher = makeWatcher(pollingEvery: .milliseconds(200)) { true }
         let url = directory.file("count.json")
         try bytes("1").write(to: url)
         // NB: Modified just ahead of the poll's first stamp, as within one tick of the clock
@@ -122,17 +122,7 @@ import Testing
     @Test func aWatchThatCannotBeRenewedIsNoLongerActiveAndIsPolled() async throws {
       try await withTemporaryDirectory { directory in
         let refuses = Locked(false)
-        let watcher = FileWatcher(
-          inotify: InotifyCalls(
-            initialize: InotifyCalls.system.initialize,
-            addWatch: { instance, path, mask in
-              refuses.withLock { $0 }
-                ? -ENOSPC : InotifyCalls.system.addWatch(instance, path, mask)
-            }
-          ),
-          pollingInterval: .milliseconds(10),
-          warn: { _ in }
-        )
+        let watcher = makeWatcher(pollingEvery: .milliseconds(10)) { refuses.withLock { $0 } }
         let folder = directory.file("folder")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let url = folder.appendingPathComponent("count.json")
@@ -156,17 +146,7 @@ import Testing
     {
       try await withTemporaryDirectory { directory in
         let refuses = Locked(false)
-        let watcher = FileWatcher(
-          inotify: InotifyCalls(
-            initialize: InotifyCalls.system.initialize,
-            addWatch: { instance, path, mask in
-              refuses.withLock { $0 }
-                ? -ENOSPC : InotifyCalls.system.addWatch(instance, path, mask)
-            }
-          ),
-          pollingInterval: .milliseconds(10),
-          warn: { _ in }
-        )
+        let watcher = makeWatcher(pollingEvery: .milliseconds(10)) { refuses.withLock { $0 } }
         let folder = directory.file("folder")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let target = folder.appendingPathComponent("count.json")
@@ -319,19 +299,25 @@ import Testing
     }
   }
 
-  /// Sets the file's modification time, by the file system's clock.
-  /// A watcher whose every watch the kernel refuses, so that it polls every `interval`.
-  private func pollingWatcher(every interval: Duration) -> FileWatcher {
+  /// A watcher that polls every `interval` a file whose watch the kernel refused, which it
+  /// does (as when the system's limit is reached) whenever `refuses` says so.
+  private func makeWatcher(
+    pollingEvery interval: Duration,
+    refusingWatchesWhen refuses: @escaping @Sendable () -> Bool
+  ) -> FileWatcher {
     FileWatcher(
       inotify: InotifyCalls(
         initialize: InotifyCalls.system.initialize,
-        addWatch: { _, _, _ in -ENOSPC }
+        addWatch: { instance, path, mask in
+          refuses() ? -ENOSPC : InotifyCalls.system.addWatch(instance, path, mask)
+        }
       ),
       pollingInterval: interval,
       warn: { _ in }
     )
   }
 
+  /// Sets the file's modification time, by the file system's clock.
   private func setModificationTime(of url: URL, to time: Duration) throws {
     let (seconds, attoseconds) = time.components
     let stamp = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))

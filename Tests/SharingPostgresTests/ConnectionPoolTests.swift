@@ -11,12 +11,7 @@ import Testing
 /// keeping its place.
 struct ConnectionPoolTests {
   @Test func borrowersBeyondTheLimitWaitAndGetAConnectionGivenBack() async throws {
-    let cluster = try await PostgresCluster.shared()
-    let pool = ConnectionPool(
-      connectionString: cluster.connectionString,
-      limit: 2,
-      timeout: .seconds(60)
-    )
+    let pool = try await clusterPool(limit: 2, timeout: .seconds(60))
     let borrowing = Borrowing()
     let release = DispatchSemaphore(value: 0)
     let done = DispatchGroup()
@@ -44,12 +39,7 @@ struct ConnectionPoolTests {
   }
 
   @Test func aBorrowerAtTheLimitGivesUpAfterTheTimeout() async throws {
-    let cluster = try await PostgresCluster.shared()
-    let pool = ConnectionPool(
-      connectionString: cluster.connectionString,
-      limit: 1,
-      timeout: .milliseconds(200)
-    )
+    let pool = try await clusterPool(limit: 1, timeout: .milliseconds(200))
     let borrowing = Borrowing()
     let release = DispatchSemaphore(value: 0)
     let holder = DispatchGroup()
@@ -95,6 +85,12 @@ struct ConnectionPoolTests {
       (error as? PostgresError).map { !$0.message.contains("waiting for one of") } == true
     }
   }
+}
+
+/// A pool of connections to the tests' shared cluster.
+private func clusterPool(limit: Int, timeout: Duration) async throws -> ConnectionPool {
+  let cluster = try await PostgresCluster.shared()
+  return ConnectionPool(connectionString: cluster.connectionString, limit: limit, timeout: timeout)
 }
 
 /// What the borrowers of a pool saw: how many held a connection at once, and which.
