@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import SharingCore
 import SharingDependencies
@@ -27,6 +28,26 @@ import Testing
     nonisolated(unsafe) let store = self.store
     // NB: Stored from inside the save's encoding of 99, before the save stores it.
     whileEncoding.withLock { $0 = { store.set(7, forKey: "mode") } }
+    $mode.withLock { $0 = Hooked(rawValue: 99)! }
+    #expect(store.integer(forKey: "mode") == 99)
+    #expect(mode.stored == 99)
+  }
+
+  @Test func aLoadMadeWhileASaveEncodesLeavesTheValueAndTheStoreAlike() throws {
+    @Shared(.appStorage("mode")) var mode = Hooked(rawValue: 1)!
+    store.set(7, forKey: "mode")
+    let shared = $mode
+    let loaded = DispatchSemaphore(value: 0)
+    // NB: Loaded, to the end, from inside the save's encoding of 99, before the save stores it.
+    whileEncoding.withLock {
+      $0 = {
+        Task.detached {
+          try? await shared.load()
+          loaded.signal()
+        }
+        _ = loaded.wait(timeout: .now() + 10)
+      }
+    }
     $mode.withLock { $0 = Hooked(rawValue: 99)! }
     #expect(store.integer(forKey: "mode") == 99)
     #expect(mode.stored == 99)

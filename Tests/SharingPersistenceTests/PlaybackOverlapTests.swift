@@ -6,7 +6,7 @@ import Testing
 /// back once more, by the last of them to end; without an overlap, never.
 @Suite struct PlaybackOverlapTests {
   enum Event {
-    case saveBegan, saveEnded, playbackBegan, playbackEnded
+    case saveBegan, saveEnded, playbackBegan, playbackEnded, loadBegan, loadEnded
   }
 
   /// Feeds `events` to a new overlap; returns, for each end, whether it plays back again.
@@ -19,6 +19,8 @@ import Testing
       case .saveEnded: replays.append(overlap.saveEnded())
       case .playbackBegan: overlap.playbackBegan()
       case .playbackEnded: replays.append(overlap.playbackEnded())
+      case .loadBegan: overlap.playbackBegan()
+      case .loadEnded: replays.append(overlap.loadEnded())
       }
     }
     return replays
@@ -28,6 +30,23 @@ import Testing
     #expect(replays([.saveBegan, .saveEnded]) == [false])
     #expect(replays([.playbackBegan, .playbackEnded]) == [false])
     #expect(replays([.saveBegan, .saveEnded, .playbackBegan, .playbackEnded]) == [false, false])
+  }
+
+  @Test func aLoadDuringASaveIsPlayedBackWhenTheSaveEnds() {
+    #expect(replays([.saveBegan, .loadBegan, .loadEnded, .saveEnded]) == [false, true])
+  }
+
+  /// A load cannot hand over a second value: it asks for a playback, and is no longer counted,
+  /// so that a later save is no overlap.
+  @Test func aSaveDuringALoadIsPlayedBackWhenTheLoadEnds() {
+    #expect(
+      replays([.loadBegan, .saveBegan, .saveEnded, .loadEnded, .saveBegan, .saveEnded])
+        == [false, true, false]
+    )
+  }
+
+  @Test func aLoadAloneIsNotPlayedBack() {
+    #expect(replays([.loadBegan, .loadEnded]) == [false])
   }
 
   @Test func aPlaybackDuringASaveIsPlayedBackWhenTheSaveEnds() {

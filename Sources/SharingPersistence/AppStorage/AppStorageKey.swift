@@ -61,11 +61,15 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
   }
 
   /// Reads the value from the store; when the store has no value, writes the default value
-  /// to it.
+  /// to it. A save of the key made meanwhile is followed by a playback of the store to the
+  /// key's subscriptions, so that the shared value ends with what the store holds.
   public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
+    holder.overlap.withLock { $0.playbackBegan() }
     continuation.resume(
       with: read(default: context.initialValue) { continuation.writeBackFinished($0) }
     )
+    guard holder.overlap.withLock({ $0.loadEnded() }) else { return }
+    playBackToSubscriptions()
   }
 
   /// Plays back changes made to the key by anything else.
@@ -110,7 +114,11 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
     holder.overlap.withLock { $0.saveBegan() }
     store(value(), context: context, continuation: continuation)
     guard holder.overlap.withLock({ $0.saveEnded() }) else { return }
-    // Played back to the key's own subscriptions, whatever they saw last.
+    playBackToSubscriptions()
+  }
+
+  /// Plays the store back to the key's own subscriptions, whatever they saw last.
+  private func playBackToSubscriptions() {
     for onChange in record.keys.subscriptions(to: key, of: writer) { onChange() }
   }
 

@@ -1,7 +1,7 @@
-/// Whether a key's playbacks of other writers' changes overlapped its own saves, which then
-/// leave the store and the shared value apart: a playback reads the store before a save
-/// stores, the save reads the shared value, and the playback then hands the shared value what
-/// it read, older than what the store holds once the save stored.
+/// Whether a key's playbacks of other writers' changes, or its loads, overlapped its own saves,
+/// which then leave the store and the shared value apart: a playback or a load reads the store
+/// before a save stores, the save reads the shared value, and the read then hands the shared
+/// value what it read, older than what the store holds once the save stored.
 ///
 /// An overlap is played back once more, when the last of the saves and playbacks involved
 /// ends: the store then holds the last word. A pure value; ``AppStorageKey`` feeds it, under
@@ -23,7 +23,7 @@ struct PlaybackOverlap {
     return takeOverlap(afterAll: 0)
   }
 
-  /// A playback is about to read the store.
+  /// A playback, or a load, is about to read the store.
   mutating func playbackBegan() {
     if saving > 0 { overlapped = true }
     playing += 1
@@ -35,6 +35,13 @@ struct PlaybackOverlap {
     if takeOverlap(afterAll: 1) { return true }
     playing -= 1
     return false
+  }
+
+  /// A load handed over what it read; returns whether to play back once more, the load no
+  /// longer counted: it cannot hand over a second value.
+  mutating func loadEnded() -> Bool {
+    defer { playing -= 1 }
+    return takeOverlap(afterAll: 1)
   }
 
   /// Whether an overlap is to be played back now: when `remaining` playbacks, the caller's
