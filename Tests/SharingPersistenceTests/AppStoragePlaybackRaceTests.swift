@@ -33,22 +33,31 @@ import Testing
     #expect(mode.stored == 99)
   }
 
-  @Test func aLoadMadeWhileASaveEncodesLeavesTheValueAndTheStoreAlike() throws {
+  @Test func aLoadMadeWhileASaveEncodesLeavesTheValueAndTheStoreAlike() async {
     @Shared(.appStorage("mode")) var mode = Hooked(rawValue: 1)!
     store.set(7, forKey: "mode")
     let shared = $mode
     let loaded = DispatchSemaphore(value: 0)
-    // NB: Loaded, to the end, from inside the save's encoding of 99, before the save stores it.
+    let loadedDuringTheSave = Locked(false)
+    // NB: Loaded, to the end, from inside the save's encoding of 99, before the save stores
+    //     it. The save runs on a thread of its own, not the cooperative pool's, which the load
+    //     needs while the save waits for it.
     whileEncoding.withLock {
       $0 = {
         Task.detached {
           try? await shared.load()
           loaded.signal()
         }
-        _ = loaded.wait(timeout: .now() + 10)
+        loadedDuringTheSave.withLock { $0 = loaded.wait(timeout: .now() + 30) == .success }
       }
     }
-    $mode.withLock { $0 = Hooked(rawValue: 99)! }
+    await withCheckedContinuation { continuation in
+      DispatchQueue.global().async {
+        shared.withLock { $0 = Hooked(rawValue: 99)! }
+        continuation.resume()
+      }
+    }
+    #expect(loadedDuringTheSave.withLock { $0 })
     #expect(store.integer(forKey: "mode") == 99)
     #expect(mode.stored == 99)
   }
