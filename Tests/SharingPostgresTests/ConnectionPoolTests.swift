@@ -11,18 +11,22 @@ import Testing
 /// keeping its place.
 struct ConnectionPoolTests {
   @Test func borrowersBeyondTheLimitWaitAndGetAConnectionGivenBack() async throws {
-    let pool = try await clusterPool(limit: 2, timeout: .seconds(60))
+    // The third borrower waits, however loaded the machine, until the test releases the others.
+    let pool = try await clusterPool(limit: 2, timeout: .seconds(600))
     let borrowing = Borrowing()
     let release = DispatchSemaphore(value: 0)
     let done = DispatchGroup()
+    // Threads of their own: a borrower blocks its thread, which Dispatch's pool may lack.
     for _ in 0..<3 {
-      DispatchQueue.global().async(group: done) {
+      done.enter()
+      Thread.detachNewThread {
         borrowing.asked()
         try? pool.withConnection { connection in
           borrowing.began(connection)
           release.wait()
           borrowing.ended()
         }
+        done.leave()
       }
     }
     await eventually("two borrowers holding a connection, the third asking") {
@@ -43,11 +47,13 @@ struct ConnectionPoolTests {
     let borrowing = Borrowing()
     let release = DispatchSemaphore(value: 0)
     let holder = DispatchGroup()
-    DispatchQueue.global().async(group: holder) {
+    holder.enter()
+    Thread.detachNewThread {
       try? pool.withConnection { connection in
         borrowing.began(connection)
         release.wait()
       }
+      holder.leave()
     }
     await eventually("the one connection lent") { borrowing.counts.inside == 1 }
     #expect {
