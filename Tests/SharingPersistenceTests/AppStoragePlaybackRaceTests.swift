@@ -3,6 +3,7 @@ import Foundation
 import SharingCore
 import SharingDependencies
 import SharingPersistence
+import TestSupport
 import Testing
 
 /// A change the program makes while another change of user defaults is being played back is
@@ -48,7 +49,10 @@ import Testing
           try? await shared.load()
           loaded.signal()
         }
-        loadedDuringTheSave.withLock { $0 = loaded.wait(timeout: .now() + 30) == .success }
+        let seconds = 60 * ThreadSanitizer.timeScale
+        loadedDuringTheSave.withLock {
+          $0 = loaded.wait(timeout: .now() + .seconds(seconds)) == .success
+        }
       }
     }
     await withCheckedContinuation { continuation in
