@@ -102,12 +102,7 @@ extension SharedReaderKey {
     encoder: JSONEncoder = JSONEncoder()
   ) -> Self where Self == CoordinatedPostgresKey<Value> {
     CoordinatedPostgresKey(
-      base: PostgresKey(
-        key,
-        isCoordinated: true,
-        decode: { try decoder.decode(Value.self, from: $0) },
-        encode: { try encoder.encode($0) }
-      )
+      base: PostgresKey(key, isCoordinated: true, decoder: decoder, encoder: encoder)
     )
   }
 

@@ -159,11 +159,7 @@ extension SharedReaderKey {
     decoder: JSONDecoder = JSONDecoder(),
     encoder: JSONEncoder = JSONEncoder()
   ) -> Self where Self == PostgresKey<Value> {
-    PostgresKey(
-      key,
-      decode: { try decoder.decode(Value.self, from: $0) },
-      encode: { try encoder.encode($0) }
-    )
+    PostgresKey(key, decoder: decoder, encoder: encoder)
   }
 
   /// A key that keeps any value in a row of the default PostgreSQL database, with custom
@@ -193,5 +189,22 @@ extension SharedReaderKey {
     encode: @escaping @Sendable (Value) throws -> Data
   ) -> Self where Self == PostgresKey<Value> {
     PostgresKey(key, decode: decode, encode: encode)
+  }
+}
+
+extension PostgresKey where Value: Codable {
+  /// A key coding its value to JSON with `decoder` and `encoder`.
+  init(
+    _ key: String,
+    isCoordinated: Bool = false,
+    decoder: JSONDecoder,
+    encoder: JSONEncoder
+  ) {
+    self.init(
+      key,
+      isCoordinated: isCoordinated,
+      decode: { try decoder.decode(Value.self, from: $0) },
+      encode: { try encoder.encode($0) }
+    )
   }
 }

@@ -50,6 +50,9 @@ public struct FeatureFlags: Sendable {
   /// Removes every flag, even from a row that cannot be read: such a row is first kept, as it
   /// is, in a row named `feature-flags.corrupt-<UTC time>`.
   ///
+  /// Call it while the process holds no `FeatureFlags`: it writes through a plain key, and a
+  /// key used both with and without `.coordinated` at once is reported.
+  ///
   /// - Throws: A ``SharingPostgres/PostgresError`` if the database cannot be reached.
   public static func removeAll() async throws {
     // NB: Not the coordinated key, whose transactions start from the stored flags, which
