@@ -157,6 +157,7 @@ func names(_ actions: [RecordAction<Data>]) -> [String] {
     case .discard: nil
     case .reportRetry(let result): "report retry\((try? result.get()) == nil ? " failed" : "")"
     case .finishFlushes(let flushes): "finish \(flushes.count) flushes"
+    case .resumeLoads(let loads): "resume \(loads.count) loads"
     case .updatePending(isPending: true): "registerPending"
     case .updatePending(isPending: false): "unregisterPending"
     case .startWatching: "startWatching"

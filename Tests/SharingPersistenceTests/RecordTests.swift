@@ -93,6 +93,45 @@ import Testing
     #expect(text(store.contents.withLock { $0 }) == "2")
   }
 
+  /// A load that finds a delivery under way waits for it, as what the delivery hands over
+  /// lands after the load's value: it reads the store once more when the delivery ended, not
+  /// over and over while it lasts.
+  @Test func aLoadReadsTheStoreAgainOnlyOnceTheDeliveryUnderWayEnded() {
+    let isDelivering = DispatchSemaphore(value: 0)
+    let endDelivery = DispatchSemaphore(value: 0)
+    let unsubscribe = record.subscribe(
+      Record.Subscriber(
+        onChange: { _, _ in
+          isDelivering.signal()
+          endDelivery.wait()
+        },
+        onRetry: { _ in }
+      )
+    )
+    defer { unsubscribe() }
+    store.contents.withLock { $0 = bytes("1") }
+    Thread.detachNewThread { record.changeNoticed() }
+    isDelivering.wait()
+
+    let reads = Locked(0)
+    let loaded = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      record.load(
+        reading: {
+          reads.withLock { $0 += 1 }
+          return try store.read()
+        },
+        into: { _ in }
+      )
+      loaded.signal()
+    }
+    // Until the load waits, or has read more than twice, which it must not.
+    while record.waitingLoads == 0, reads.withLock({ $0 }) < 3 { sched_yield() }
+    endDelivery.signal()
+    loaded.wait()
+    #expect(reads.withLock { $0 } == 2)
+  }
+
   /// A shared value being created loads before anyone can change it: what it is handed must
   /// be what the store holds once the load ends, however many writes of other shared values
   /// of the key land during its reads.

@@ -86,6 +86,11 @@ package final class Record<IO: RecordIO>: FlushableRecord {
     state.withLock { "\($0.machine), subscribers: \($0.subscribers.count)" }
   }
 
+  /// How many loads wait for a transaction, read or delivery under way to end.
+  package var waitingLoads: Int {
+    state.withLock { $0.machine.waitingLoads.count }
+  }
+
   /// Whether no write is pending, under way, or failed.
   package var isIdle: Bool {
     state.withLock { $0.machine.isIdle }
@@ -125,15 +130,16 @@ package final class Record<IO: RecordIO>: FlushableRecord {
   /// write that in place of the change), and hands what it holds to `apply`, as a delivery.
   ///
   /// The store is read again while what was read may be older than what a read, write or
-  /// transaction came or is under way with: while a transaction, read or delivery is under
-  /// way (each is short), and up to ``loadAttempts`` times while changes and writes land
-  /// during its reads.
+  /// transaction came or is under way with: once the transaction, read or delivery under way
+  /// ended (the load waits for it, blocking its thread, without reading), and up to
+  /// ``loadAttempts`` times while changes and writes land during its reads.
   package func load<R>(
     waitingForWrites: Bool = true,
     reading read: (() throws -> StoredSnapshot<Stamp>)? = nil,
     into apply: (Result<StoredSnapshot<Stamp>, any Error>) -> R
   ) -> R {
     if waitingForWrites, !isIdle { flushAndWait() }
+    let othersEnded = DispatchSemaphore(value: 0)
     var attempt = 1
     while true {
       // A change made during the last read is written before the next, which then finds it.
@@ -144,7 +150,9 @@ package final class Record<IO: RecordIO>: FlushableRecord {
       let found = Result { try read?() ?? io.read() }
       let isLastAttempt = attempt >= Self.loadAttempts
       let outcome = state.withLock {
-        $0.machine.loadEnded(ticket, found, isLastAttempt: isLastAttempt)
+        $0.machine.loadEnded(ticket, found, isLastAttempt: isLastAttempt) {
+          othersEnded.signal()
+        }
       }
       switch outcome {
       case .deliver:
@@ -155,7 +163,7 @@ package final class Record<IO: RecordIO>: FlushableRecord {
       case .readAgain:
         attempt += 1
       case .waitForOthers:
-        continue
+        othersEnded.wait()
       }
     }
   }
@@ -267,6 +275,8 @@ package final class Record<IO: RecordIO>: FlushableRecord {
         for (_, subscriber) in sortedSubscribers() { subscriber.onRetry(result) }
       case .finishFlushes(let flushes):
         for done in flushes { done() }
+      case .resumeLoads(let loads):
+        for resume in loads { resume() }
       case .updatePending:
         pendingWrites.update(self)
       case .startWatching(let generation):

@@ -21,6 +21,8 @@ enum RecordAction<Stamp: Equatable & Sendable> {
   case reportRetry(Result<Void, any Error>)
   /// Call these flushes' completions.
   case finishFlushes([@Sendable () -> Void])
+  /// Resume these loads, which waited for a transaction, read or delivery to end.
+  case resumeLoads([@Sendable () -> Void])
   /// Add the record to its pending writes, flushed at exit, or remove it once it is idle:
   /// ``PendingWrites`` asks the record which.
   case updatePending(isPending: Bool)
@@ -122,7 +124,8 @@ enum LoadOutcome: Equatable, Sendable {
   /// reached the shared values while it read, or be about to, that is newer than what it read.
   case readAgain
   /// The store is read again for the load once a transaction, read or delivery under way
-  /// ended: it brings the shared values something newer, and takes no attempt.
+  /// ended, which resumes the load: it brings the shared values something newer, and takes no
+  /// attempt.
   case waitForOthers
 }
 

@@ -23,12 +23,17 @@ extension RecordStateMachine {
   mutating func loadEnded(
     _ ticket: ReadTicket,
     _ read: Result<StoredSnapshot<Stamp>, any Error>,
-    isLastAttempt: Bool
+    isLastAttempt: Bool,
+    resume: @escaping @Sendable () -> Void = {}
   ) -> LoadOutcome {
     if case .success = read {
       // A transaction, read or delivery under way is short, and what it brings would land
-      // after this value: the load waits for it, which is no attempt.
-      if isInTransaction || reading != nil || isDelivering { return .waitForOthers }
+      // after this value: the load waits for it, which is no attempt, and `resume` is called
+      // once it ended.
+      if isInTransaction || reading != nil || isDelivering {
+        waitingLoads.append(resume)
+        return .waitForOthers
+      }
       if ticket != loadStarted() || isWriting, !isLastAttempt { return .readAgain }
     }
     let isQuiet = ticket == loadStarted() && !isWriting
@@ -96,6 +101,14 @@ extension RecordStateMachine {
 
   /// Read `ticket` found `read`.
   mutating func readEnded(
+    _ ticket: ReadTicket,
+    _ read: Result<StoredSnapshot<Stamp>, any Error>
+  ) -> [RecordAction<Stamp>] {
+    let actions = readEndedActions(ticket, read)
+    return actions + resumeLoadsIfQuiet()
+  }
+
+  private mutating func readEndedActions(
     _ ticket: ReadTicket,
     _ read: Result<StoredSnapshot<Stamp>, any Error>
   ) -> [RecordAction<Stamp>] {
@@ -178,7 +191,17 @@ extension RecordStateMachine {
   mutating func deliveryEnded() -> [RecordAction<Stamp>] {
     (isDelivering, isDeliveringLoad) = (false, false)
     reading = nil
-    return readAgainIfAsked() + (isUnreadable ? retryReadLater() : []) + releaseIfUnused()
+    let actions = readAgainIfAsked() + (isUnreadable ? retryReadLater() : []) + releaseIfUnused()
+    return actions + resumeLoadsIfQuiet()
+  }
+
+  /// Resumes the waiting loads once no transaction, read or delivery is under way.
+  mutating func resumeLoadsIfQuiet() -> [RecordAction<Stamp>] {
+    guard !waitingLoads.isEmpty, !isInTransaction, reading == nil, !isDelivering else {
+      return []
+    }
+    defer { waitingLoads = [] }
+    return [.resumeLoads(waitingLoads)]
   }
 
   /// The store could not be read though it can be reached (a statement that timed out, say):

@@ -262,6 +262,6 @@ extension RecordStateMachine {
       actions += supersedePending()
       if isDelivering { actions += readBack() }
     }
-    return actions + readAgainIfAsked() + unregisterIfIdle()
+    return actions + readAgainIfAsked() + unregisterIfIdle() + resumeLoadsIfQuiet()
   }
 }

@@ -104,6 +104,9 @@ package struct RecordStateMachine<Stamp: Equatable & Sendable> {
   var isDeliveringLoad = false
   /// Whether a change was noticed while a read or a write was under way: read once it ends.
   var readsAgain = false
+  /// Loads waiting for the transaction, read or delivery under way to end: each is resumed
+  /// once none is.
+  var waitingLoads: [@Sendable () -> Void] = []
   /// How many times what the program knows of the store changed, or the store was lost: a
   /// load that began before the last change may be older than it.
   var knowledge: UInt64 = 0
