@@ -113,8 +113,8 @@ import SharingDependencies
       descriptor = inotify.initialize()
     }
 
-    // Only reached without a reader thread, which keeps the watcher alive: as for tests'
-    // watchers, which never bind a watch.
+    // Only reached without a reader thread or a polling timer, which keep the watcher alive:
+    // as for tests' watchers, which never bind a watch.
     deinit { if descriptor >= 0 { close(descriptor) } }
 
     /// Calls `onChange` whenever the file at `path` may have changed, until the returned
