@@ -79,10 +79,7 @@ extension AppStorageLookup where Value: Codable {
     return Self(
       read: { object in
         guard let data = object as? Data else { return nil }
-        switch try format.decode(data, location: location) {
-        case .current(let value): return (value, false)
-        case .migrated(let value): return (value, true)
-        }
+        return try format.decode(data, location: location)
       },
       encode: { try format.encode($0) }
     )

@@ -93,10 +93,7 @@ public struct CoordinatedFileStorageKey<Value: Sendable>: CoordinatedSharedKey {
     if let known = cache.withLock({ $0.known }), known.bytes == bytes { return known.value }
     let value: Value
     do {
-      switch try base.format.decode(bytes, location: base.url.lastPathComponent) {
-      case .current(let decoded), .migrated(let decoded):
-        value = decoded
-      }
+      value = try base.format.decode(bytes, location: base.url.lastPathComponent).value
     } catch {
       // Kept aside once, however often the change is tried again.
       let keptAt = cache.withLock { cache in

@@ -138,9 +138,10 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
       file.markDecodable()
       return .success(nil)
     }
-    let decoded: StoredFormat<Value>.Decoded
+    let value: Value
+    let isMigrated: Bool
     do {
-      decoded = try format.decode(contents, location: url.lastPathComponent)
+      (value, isMigrated) = try format.decode(contents, location: url.lastPathComponent)
     } catch {
       // A condition of the data, not a programmer error: 'loadError' says it, and the
       // bytes are kept aside before the file is next written.
@@ -148,10 +149,8 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
       return .failure(error)
     }
     file.markDecodable()
-    switch decoded {
-    case .current(let value):
-      return .success(value)
-    case .migrated(let value) where isCoordinated:
+    guard isMigrated else { return .success(value) }
+    if isCoordinated {
       // Under the lock, and only over the bytes migrated: a change another process made
       // meanwhile is newer.
       writeBack(
@@ -161,16 +160,15 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
           }
         }
       )
-      return .success(value)
-    case .migrated(let value):
+    } else {
       // Written back at once, so that the value is migrated once, not at every load.
       save(
         value,
         context: .userInitiated,
         continuation: SaveContinuation(self.description, callback: writeBack)
       )
-      return .success(value)
     }
+    return .success(value)
   }
 }
 

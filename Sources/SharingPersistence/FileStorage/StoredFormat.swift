@@ -16,14 +16,6 @@ struct StoredFormat<Value>: Sendable {
   let decodeValue: @Sendable (Data) throws -> Value
   let encodeValue: @Sendable (Value) throws -> Data
 
-  /// What stored bytes decoded to.
-  enum Decoded {
-    /// A value stored at the current version.
-    case current(Value)
-    /// A value migrated from an older version, to be written back.
-    case migrated(Value)
-  }
-
   /// A format at `version` (`nil` for a key without versions), reading older versions
   /// through `migrations`.
   init(
@@ -51,10 +43,15 @@ struct StoredFormat<Value>: Sendable {
   /// The value stored in `data`, migrated if it is stored at an older version.
   ///
   /// - Parameter location: Where the bytes come from, for errors.
+  /// - Returns: The value, and whether it was migrated from an older version (to be written
+  ///   back).
   /// - Throws: The decoding error for a key without versions; otherwise a
   ///   ``MigrationError`` naming the version that could not be read.
-  func decode(_ data: Data, location: @autoclosure () -> String) throws -> Decoded {
-    guard let current = version else { return .current(try decodeValue(data)) }
+  func decode(
+    _ data: Data,
+    location: @autoclosure () -> String
+  ) throws -> (value: Value, isMigrated: Bool) {
+    guard let current = version else { return (try decodeValue(data), false) }
     let (stored, payload) = SchemaEnvelope.unwrap(data) ?? (1, data)
     func failure(at version: Int, _ reason: MigrationError.Reason) -> MigrationError {
       MigrationError(
@@ -80,7 +77,7 @@ struct StoredFormat<Value>: Sendable {
       }
       switch step {
       case .value(let value):
-        return .migrated(value)
+        return (value, true)
       case .data(let next):
         bytes = next
         version += 1
@@ -88,7 +85,7 @@ struct StoredFormat<Value>: Sendable {
     }
     do {
       let value = try decodeValue(bytes)
-      return stored == current ? .current(value) : .migrated(value)
+      return (value, stored < current)
     } catch {
       throw failure(at: current, .decodingFailed(error))
     }

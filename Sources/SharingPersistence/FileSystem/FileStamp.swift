@@ -9,8 +9,8 @@ struct FileStamp: Equatable, Sendable {
   let device: UInt64
   let inode: UInt64
   let size: Int64
-  let modified: Int64
-  let modifiedNanoseconds: Int64
+  /// When the file was last modified, by the file system's clock.
+  let modifiedAt: Duration
 
   /// The stamp of the file at `path`, following symbolic links, or `nil` if there is none.
   init?(path: String) {
@@ -24,8 +24,7 @@ struct FileStamp: Equatable, Sendable {
     device = UInt64(info.st_dev)
     inode = UInt64(info.st_ino)
     size = Int64(info.st_size)
-    self.modified = Int64(modified.tv_sec)
-    modifiedNanoseconds = Int64(modified.tv_nsec)
+    modifiedAt = .seconds(modified.tv_sec) + .nanoseconds(modified.tv_nsec)
   }
 }
 
@@ -38,11 +37,6 @@ extension FileStamp {
     return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
   }
 
-  /// When the file was last modified, by the file system's clock.
-  var modifiedAt: Duration {
-    .seconds(modified) + .nanoseconds(modifiedNanoseconds)
-  }
-
   /// The longest a file system's clock can stand still: a write within that time of another
   /// can leave the same modification time.
   ///
@@ -50,7 +44,7 @@ extension FileStamp {
   /// 50 ms leaves room); a file system that keeps whole seconds (nanoseconds always 0)
   /// advances every 1 or 2 s.
   var clockGranularity: Duration {
-    modifiedNanoseconds == 0 ? .seconds(2) : .milliseconds(50)
+    modifiedAt.components.attoseconds == 0 ? .seconds(2) : .milliseconds(50)
   }
 
   /// Whether a write after this stamp was taken, at or after `now`, could leave the file

@@ -18,7 +18,7 @@ import SharingDependencies
   ///
   /// When the kernel refuses an instance or a watch (usually at a per-user limit), or a
   /// watched directory cannot be watched again after it was re-created, the file is polled
-  /// instead, by a ``FilePoller`` (every `pollingInterval`), and its watch is no
+  /// instead (every `pollingInterval`; see `FileWatcher+Polling.swift`), and its watch is no
   /// longer active. That is a condition of the system, not a programmer error: it is written
   /// once per call and error to standard error, naming the limit to raise, and no issue is
   /// reported.
@@ -30,17 +30,18 @@ import SharingDependencies
     /// How many directories stay watched once no file's watch uses them.
     static let idleDirectoryLimit = 16
 
-    private struct Watch {
+    struct Watch {
       let path: String
       let onChange: @Sendable () -> Void
       /// Where the watch listens now: the file's directory, or a missing directory's parent.
       var binding: Binding?
-      /// Stops polling the file, while it is polled because inotify could not watch it.
-      var stopPolling: (@Sendable () -> Void)?
+      /// The file's stamp when it was last checked, while it is polled because inotify could
+      /// not watch it.
+      var polled: PolledStamp?
     }
 
     /// A watched directory, and the entry in it that concerns a watch.
-    private struct Binding {
+    struct Binding {
       let descriptor: Int32
       let directory: String
       let name: String
@@ -48,7 +49,7 @@ import SharingDependencies
       let isParent: Bool
     }
 
-    private struct State {
+    struct State {
       var nextID = 0
       var watches: [Int: Watch] = [:]
       /// Watch identifiers by inotify watch descriptor and entry name; none for a directory
@@ -57,6 +58,8 @@ import SharingDependencies
       /// The watched directories no file's watch uses, the one idle longest first.
       var idleDirectories: [Int32] = []
       var isReading = false
+      /// Whether a check of the polled files is scheduled.
+      var isPolling = false
       /// Whether reading events failed: no watch is bound any more.
       var cannotRead = false
       /// Failures met with the lock held, each kind the first time, to write once it is
@@ -87,9 +90,10 @@ import SharingDependencies
     private let inotify: InotifyCalls
     /// The inotify instance, or the negated error that refused it.
     private let descriptor: Int32
-    private let poller: FilePoller
+    /// How often the files inotify cannot watch are checked for changes.
+    let pollingInterval: Duration
     private let warn: @Sendable (String) -> Void
-    private let state = Locked(State())
+    let state = Locked(State())
 
     /// A watcher making its inotify calls through `inotify`.
     ///
@@ -104,13 +108,13 @@ import SharingDependencies
       }
     ) {
       self.inotify = inotify
-      self.poller = FilePoller(interval: pollingInterval)
+      self.pollingInterval = pollingInterval
       self.warn = warn
       descriptor = inotify.initialize()
     }
 
-    // Only reached without a reader thread, which keeps the watcher alive: as for tests'
-    // watchers, which never bind a watch.
+    // Only reached without a reader thread or a polling timer, which keep the watcher alive:
+    // as for tests' watchers, which never bind a watch.
     deinit { if descriptor >= 0 { close(descriptor) } }
 
     /// Calls `onChange` whenever the file at `path` may have changed, until the returned
@@ -121,14 +125,7 @@ import SharingDependencies
         let id = state.nextID
         state.nextID += 1
         state.watches[id] = Watch(path: path, onChange: onChange)
-        if descriptor < 0 {
-          state.fail("inotify_init1", -descriptor)
-          poll(id, in: &state)
-        } else if state.cannotRead {
-          poll(id, in: &state)
-        } else {
-          arm(id, in: &state)
-        }
+        arm(id, in: &state)
         let startsReader = !state.isReading && state.watches[id]?.binding != nil
         if startsReader { state.isReading = true }
         return (id, startsReader, state.takeFailures())
@@ -144,7 +141,7 @@ import SharingDependencies
         stop: { [self] in
           state.withLock { state in
             unbind(id, in: &state)
-            state.watches.removeValue(forKey: id)?.stopPolling?()
+            state.watches[id] = nil
           }
         }
       )
@@ -152,15 +149,17 @@ import SharingDependencies
 
     /// Writes the failures met, each kind the first time it happens.
     private func write(_ failures: [InotifyFailure]) {
-      for failure in failures { warn(failure.message(pollingEvery: poller.interval)) }
+      for failure in failures { warn(failure.message(pollingEvery: pollingInterval)) }
     }
 
     // MARK: Binding watches to directories
 
     /// Watches the file's directory, or the nearest existing ancestor if it is missing; polls
-    /// the file if neither can be watched.
+    /// the file if neither can be watched, or if there is no inotify instance to read.
     private func arm(_ id: Int, in state: inout State) {
       guard let path = state.watches[id]?.path else { return }
+      if descriptor < 0 { state.fail("inotify_init1", -descriptor) }
+      guard descriptor >= 0, !state.cannotRead else { return poll(id, in: &state) }
       // A missing directory may be created between the failed watch on it and the watch
       // on its parent, whose creation event would then never come: look again, a few times.
       for _ in 0..<8 {
@@ -222,13 +221,6 @@ import SharingDependencies
       state.idleDirectories.removeAll { $0 == watchDescriptor }
       state.directories[watchDescriptor] = nil
       inotify_rm_watch(descriptor, watchDescriptor)
-    }
-
-    /// Polls the file from now on: inotify cannot watch it.
-    private func poll(_ id: Int, in state: inout State) {
-      guard let watch = state.watches[id], watch.stopPolling == nil else { return }
-      // The poller's lock is taken inside this one: it never calls back holding its own.
-      state.watches[id]?.stopPolling = poller.poll(path: watch.path, onChange: watch.onChange)
     }
 
     // MARK: Reading events
