@@ -62,18 +62,25 @@ private final class LockWait: Sendable {
     let operation: Int32
   }
 
+  private enum State {
+    case waiting
+    /// The lock was taken (0), or `flock` failed with this `errno`.
+    case finished(Int32)
+    /// The caller stopped waiting: the waiting thread owns the descriptor.
+    case abandoned
+    /// The waiting thread closed the descriptor, once its `flock` returned after the caller
+    /// stopped waiting.
+    case closed
+  }
+
   let key: Key
   let descriptor: Int32
-  /// What `flock` returned once it did: 0 if it took the lock, else the `errno` it failed with.
-  private let code = Locked<Int32?>(nil)
+  private let state = Locked(State.waiting)
   private let finished = DispatchSemaphore(value: 0)
 
   /// The waits given up by their callers, whose threads still wait in `flock`: at most one
   /// per lock file and operation, which the next caller takes over, so that a lock held
   /// forever keeps one thread waiting, however often it is asked for.
-  ///
-  /// A wait is given up, taken over, and ended by its thread under this lock: a wait in it
-  /// is one whose descriptor its thread owns.
   private static let abandoned = Locked<[Key: LockWait]>([:])
 
   init(key: Key, descriptor: Int32) {
@@ -83,25 +90,32 @@ private final class LockWait: Sendable {
 
   /// The wait given up for `key`, if its thread still waits; the caller now waits for it.
   static func takeOver(_ key: Key) -> LockWait? {
-    abandoned.withLock { $0.removeValue(forKey: key) }
+    guard let wait = abandoned.withLock({ $0.removeValue(forKey: key) }) else { return nil }
+    return wait.state.withLock { state in
+      guard case .abandoned = state else { return nil }
+      state = .waiting
+      return wait
+    }
   }
 
-  /// Waits in `flock`, on the waiting thread, for as long as it takes; closes the
-  /// descriptor, which releases a lock taken too late, if the wait was given up meanwhile.
+  /// Waits in `flock`, on the waiting thread, for as long as it takes.
   func lock() {
     let code = flockResult(descriptor, key.operation)
-    let isAbandoned = Self.abandoned.withLock { abandoned in
-      guard abandoned[key] === self else {
-        self.code.withLock { $0 = code }
+    let isAbandoned = state.withLock { state in
+      guard case .abandoned = state else {
+        state = .finished(code)
         return false
       }
-      abandoned[key] = nil
+      state = .closed
       return true
     }
-    if isAbandoned {
-      close(descriptor)
-    } else {
+    guard isAbandoned else {
       finished.signal()
+      return
+    }
+    close(descriptor)
+    Self.abandoned.withLock { abandoned in
+      if abandoned[key] === self { abandoned[key] = nil }
     }
   }
 
@@ -109,11 +123,17 @@ private final class LockWait: Sendable {
   /// given up, for the next caller to take over.
   func result(within timeout: Duration) -> Int32? {
     _ = finished.wait(timeout: .now() + timeout.dispatchInterval)
-    return Self.abandoned.withLock { abandoned in
-      let code = self.code.withLock { $0 }
-      if code == nil { abandoned[key] = self }
+    let code: Int32? = state.withLock { state in
+      guard case .finished(let code) = state else {
+        state = .abandoned
+        return nil
+      }
       return code
     }
+    if code == nil {
+      Self.abandoned.withLock { $0[key] = self }
+    }
+    return code
   }
 }
 
