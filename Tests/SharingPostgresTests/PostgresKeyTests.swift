@@ -55,6 +55,32 @@ import Testing
     }
   }
 
+  #if os(Linux)
+    /// Here the threads of the system's that writes are sent to are the threads tasks run on:
+    /// a save awaited off the main thread is written on the thread that asks for it, and
+    /// resumes its caller without a hand-over to another thread.
+    @Test func anAwaitedSaveOffTheMainThreadIsWrittenBeforeTheCallReturns() async {
+      let key: PostgresKey<Int> = withDependencies {
+        $0.defaultPostgresDatabase = database
+      } operation: {
+        .postgres("count")
+      }
+      let resumedBeforeReturning = await withCheckedContinuation { done in
+        Thread.detachNewThread {
+          let result = Locked<Result<Void, any Error>?>(nil)
+          key.save(
+            5,
+            context: .userInitiated,
+            continuation: SaveContinuation { outcome in result.withLock { $0 = outcome } }
+          )
+          done.resume(returning: result.withLock { (try? $0?.get()) != nil })
+        }
+      }
+      #expect(resumedBeforeReturning)
+      #expect(database.storedJSON(forKey: "count") == "5")
+    }
+  #endif
+
   @Test func flushPendingWritesWritesWhatTheThrottleHolds() async {
     let scheduler = ManualWriteScheduler()
     let database = PostgresDatabase.inMemory(scheduler: scheduler)

@@ -18,8 +18,9 @@ package final class Record<IO: RecordIO>: FlushableRecord {
     /// `withLock` returns.
     case calling
     /// On a thread of the system's for an explicit save, which may be asked for from the
-    /// cooperative pool; others on the scheduler's: for stores whose writes wait on a
-    /// network.
+    /// cooperative pool (on Linux, one awaited off the main thread is made on the thread
+    /// that asks); others on the scheduler's: for stores whose writes
+    /// wait on a network.
     case scheduled
   }
 
@@ -300,8 +301,15 @@ package final class Record<IO: RecordIO>: FlushableRecord {
 
   /// Runs a write where ``writeThread`` says. A throttled one is taken by the scheduler, on
   /// its thread, or after another write, on that one's.
+  ///
+  /// On Linux the threads of the system's are the ones tasks run on: a save awaited off the
+  /// main thread is made on the thread that asks, where sending it to another thread would
+  /// only add a hand-over each way.
   private func perform(_ ticket: WriteTicket, _ work: @escaping @Sendable () -> Void) {
     guard case .scheduled = writeThread, ticket.isUrgent else { return work() }
+    #if os(Linux)
+      if !ticket.write.continuations.isEmpty, !Thread.isMainThread { return work() }
+    #endif
     DispatchQueue.global().async(execute: work)
   }
 
