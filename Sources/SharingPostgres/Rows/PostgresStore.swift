@@ -43,7 +43,7 @@ final class PostgresStore: Sendable {
     // NB: Held under the registry's lock, so that the row cannot be released between being
     //     found and being held.
     let (row, _) = rows.use(key, creating: { makeRow(key) }) { $0.holderAdded() }
-    if row.io.coordination.used(coordinated: isCoordinated) {
+    if row.io.coordination.added(coordinated: isCoordinated) {
       reportIssue(
         """
         The key '\(key)' is used both with and without '.coordinated'. Changes made without it \
@@ -52,7 +52,7 @@ final class PostgresStore: Sendable {
         """
       )
     }
-    return RecordHolder(record: row)
+    return RecordHolder(record: row) { row.io.coordination.removed() }
   }
 
   private func makeRow(_ key: String) -> RowRecord {

@@ -64,18 +64,33 @@ struct RowIO: TransactionalRecordIO {
 
 /// Whether the keys holding a row in a process are coordinated: they must all be, or none.
 final class RowCoordination: Sendable {
-  private let state = Locked<(isCoordinated: Bool?, hasReportedMix: Bool)>((nil, false))
+  private struct State {
+    var holders = 0
+    var isCoordinated: Bool?
+    var hasReportedMix = false
+  }
 
-  /// A key of the row was created; returns whether to report that the keys disagree, once.
-  func used(coordinated isCoordinated: Bool) -> Bool {
+  private let state = Locked(State())
+
+  /// A key of the row was created; returns whether to report, once, that it disagrees with
+  /// the keys holding the row.
+  func added(coordinated isCoordinated: Bool) -> Bool {
     state.withLock { state in
-      guard let existing = state.isCoordinated else {
+      state.holders += 1
+      guard let existing = state.isCoordinated, existing != isCoordinated else {
         state.isCoordinated = isCoordinated
         return false
       }
-      guard existing != isCoordinated, !state.hasReportedMix else { return false }
-      state.hasReportedMix = true
-      return true
+      defer { state.hasReportedMix = true }
+      return !state.hasReportedMix
+    }
+  }
+
+  /// A key of the row went away: once none is left, later keys may use it differently.
+  func removed() {
+    state.withLock { state in
+      state.holders -= 1
+      if state.holders == 0 { state.isCoordinated = nil }
     }
   }
 }
