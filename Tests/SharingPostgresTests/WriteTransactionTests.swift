@@ -121,6 +121,36 @@ import Testing
     }
   }
 
+  /// The privileges the documentation asks of a role that only writes: `SELECT`, `INSERT` and
+  /// `UPDATE` on the table and `USAGE` on its sequence. The look for listeners reads the table
+  /// of listeners, which the process that set the table up lets every role read.
+  @Test func aRoleGrantedOnlyTheTableAndItsSequenceWritesToATableSetUpByAnother() async throws {
+    let table = try await TestTable()
+    try await table.withDatabase { try await save(1, with: .postgres("count")) }
+    let role = "\(table.name)_writer"
+    try table.cluster.psql(
+      """
+      CREATE ROLE \(role) LOGIN;
+      GRANT SELECT, INSERT, UPDATE ON \(table.name) TO \(role);
+      GRANT USAGE ON SEQUENCE \(table.name)_versions TO \(role);
+      """
+    )
+    defer { _ = try? table.cluster.psql("DROP OWNED BY \(role); DROP ROLE \(role)") }
+    let writer = table.database(
+      table.cluster.connectionString.replacingOccurrences(of: "user=sharing", with: "user=\(role)")
+    )
+    try await withDependencies {
+      $0.defaultPostgresDatabase = writer
+    } operation: {
+      @Shared(.postgres("count")) var count = 0
+      await eventually("the first load") { !$count.isLoading }
+      #expect(count == 1)
+      $count.withLock { $0 = 2 }
+      try await $count.save()
+    }
+    #expect(try table.storedJSON("count") == "2")
+  }
+
   /// A table of schema 3 has no `<table>_heard` function, and its listen function takes no
   /// lock: a process of this version brings it up to date before its first write, and reads
   /// the rows it holds.

@@ -51,16 +51,16 @@ final class ServerBackend: PostgresBackend {
     try StoredRow.check(key: key, json: json)
     let listener = listenerID.withLock { $0 }
     return try notifying(key) { connection, notify, atOnce in
-      let results = try connection.runRollingBack([
-        TableSQL.begin, sql.writer(timeout: configuration.timeout),
-        Statement(
-          keepsAside ? sql.upsertKeepingAside : sql.upsert,
-          [key, String(decoding: json, as: UTF8.self)]
-        ),
-        sql.heard(key, besides: listener), Statement("COMMIT"),
-      ])
+      let upsert = Statement(
+        keepsAside ? sql.upsertKeepingAside : sql.upsert,
+        [key, String(decoding: json, as: UTF8.self)]
+      )
+      let results = try connection.runRollingBack(
+        [TableSQL.begin, sql.writer(timeout: configuration.timeout), upsert]
+          + sql.heard(key, besides: listener) + [Statement("COMMIT")]
+      )
       let version = try Self.version(results[2].first?.first)
-      let isHeard = results[3].first?.first == "t"
+      let isHeard = results[4].first?.first == "t"
       guard isHeard, atOnce else { return (version, isHeard) }
       return (version, Self.isHeard(try connection.run([notify()])[0]))
     }

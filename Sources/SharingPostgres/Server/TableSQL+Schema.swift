@@ -1,7 +1,7 @@
 extension TableSQL {
   /// Marks a trigger function of the current schema, in its comment. A table of an older
   /// schema is brought up to date by ``setUp``, its rows kept.
-  static let schemaVersion = "SharingPostgres schema 4"
+  static let schemaVersion = "SharingPostgres schema 5"
 
   /// Whether the table is ready: its triggers are there and its function is of the current
   /// schema. `$1`: the table; `$2`: the function.
@@ -140,7 +140,9 @@ extension TableSQL {
 
   /// Takes the lock of a bucket, shared, then says whether a listener other than `listener`
   /// is registered for it, in a query of its own, whose snapshot is taken after the lock is
-  /// granted (see ``heard(_:besides:)``).
+  /// granted. Writes of schema 4 called it; this schema's take the lock and query in
+  /// statements of their own (see ``heard(_:besides:)``): kept for processes of the previous
+  /// release while a table's processes are upgraded.
   private var heardFunctionDefinition: String {
     """
     CREATE OR REPLACE FUNCTION \(heardFunction)(written_bucket int, listener int)
@@ -198,6 +200,7 @@ extension TableSQL {
     BEGIN
       EXECUTE format('CREATE TABLE IF NOT EXISTS %s.\(unqualifiedListeners) (
         bucket int NOT NULL, pid int NOT NULL, PRIMARY KEY (bucket, pid))', schema);
+      EXECUTE format('GRANT SELECT ON %s.\(unqualifiedListeners) TO PUBLIC', schema);
       EXECUTE format('ALTER FUNCTION \(listenFunction)(int[]) SET search_path = %s, pg_temp',
         schema);
       EXECUTE format('ALTER FUNCTION \(heardFunction)(int, int) SET search_path = %s, pg_temp',

@@ -18,7 +18,8 @@ struct TableSQL: Sendable {
   let select: PreparedSQL
   let upsert: PreparedSQL
   let upsertKeepingAside: PreparedSQL
-  private let heardSQL: PreparedSQL
+  private let lockBucketSQL: PreparedSQL
+  private let isHeardSQL: PreparedSQL
 
   /// Checks the name: one or two identifiers of letters, digits and underscores.
   init(table: String) throws {
@@ -62,8 +63,14 @@ struct TableSQL: Sendable {
       \(upsert)
       """
     )
-    heardSQL = PreparedSQL(
-      "SELECT \(Self.named("_heard", schema: schema, name: name))($1::int, $2::int)"
+    lockBucketSQL = PreparedSQL(
+      "SELECT pg_advisory_xact_lock_shared(\(Self.lockClass), \(Self.lockKey(of: "$1::int", in: quoted)))"
+    )
+    isHeardSQL = PreparedSQL(
+      """
+      SELECT EXISTS (SELECT FROM \(Self.named("_listeners", schema: schema, name: name)) AS other
+        WHERE other.bucket = $1::int AND other.pid <> $2::int)
+      """
     )
   }
 
@@ -114,32 +121,41 @@ struct TableSQL: Sendable {
   /// the table's OID modulo 2²⁵, times ``lockStripes``, plus the bucket's stripe, so that the
   /// tables of a database lock apart.
   func lockKey(of bucket: String) -> String {
-    "(('\(unqualified)'::regclass::oid::bigint % 33554432) * \(Self.lockStripes)"
-      + " + (\(bucket)) % \(Self.lockStripes))::int"
+    Self.lockKey(of: bucket, in: unqualified)
+  }
+
+  /// ``lockKey(of:)``, with the table as `table` names it.
+  private static func lockKey(of bucket: String, in table: String) -> String {
+    "(('\(table)'::regclass::oid::bigint % 33554432) * \(lockStripes)"
+      + " + (\(bucket)) % \(lockStripes))::int"
   }
 
   /// Opens a plain write's transaction. Read committed, whatever the server's default: the
   /// query of ``heard(_:besides:)`` must see the registrations committed before its lock.
   static let begin = Statement("BEGIN ISOLATION LEVEL READ COMMITTED")
 
-  /// In a write's transaction, after it wrote the row of `key`, just before its commit: takes
-  /// the lock of the key's bucket, shared, until the transaction ends, then says whether the
-  /// listening connection of a process other than this one (`listener`, its server process
-  /// ID) is registered for the bucket; if one is, the write notifies it once committed.
+  /// In a write's transaction, after it wrote the row of `key`, just before its commit, two
+  /// statements: the first takes the lock of the key's bucket, shared, until the transaction
+  /// ends, the second says whether the listening connection of a process other than this one
+  /// (`listener`, its server process ID) is registered for the bucket; if one is, the write
+  /// notifies it once committed.
   ///
   /// A registration takes the same lock, exclusive, before recording its buckets, and the
   /// registering process reads the rows of its new buckets once it committed. So either the
   /// write locks first, the registration commits after the write, and the reading finds the
   /// value written; or the write locks after the registration committed, and its query,
-  /// whose snapshot is taken once the lock is granted (a query of its own in a volatile
-  /// function, in a read committed transaction), finds the listener, whose `LISTEN` is in
-  /// force by then. Writes share the lock, and take it once they hold their row, with nothing
+  /// whose snapshot is taken once the lock is granted (a statement of its own, after the
+  /// lock's, in a read committed transaction), finds the listener, whose `LISTEN` is in force
+  /// by then. Writes share the lock, and take it once they hold their row, with nothing
   /// left to wait for but their commit: a registration waits only for commits in flight, and
   /// the writes queued behind it wait for no one else, so no waits close a cycle. The lock is
   /// held from the end of the write's statements to its commit, on the server, without a
   /// round trip between.
-  func heard(_ key: String, besides listener: Int32?) -> Statement {
-    Statement(heardSQL, ["\(KeyBuckets.bucket(of: key))", "\(listener ?? 0)"])
+  func heard(_ key: String, besides listener: Int32?) -> [Statement] {
+    let bucket = "\(KeyBuckets.bucket(of: key))"
+    return [
+      Statement(lockBucketSQL, [bucket]), Statement(isHeardSQL, [bucket, "\(listener ?? 0)"]),
+    ]
   }
 
   /// Says that this package writes, so that the triggers let the row be, and bounds how long
