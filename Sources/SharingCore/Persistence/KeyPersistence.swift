@@ -55,44 +55,31 @@ final class KeyPersistence<Value: Sendable>: Persistence, @unchecked Sendable {
     var turns = TurnClaim<DispatchSemaphore>()
   }
 
-  /// A root persisted by `key`, starting from `initialValue`, and its part.
+  /// A root persisted by the key of `use`, starting from `initialValue`, and its part.
   ///
-  /// - Parameters:
-  ///   - saver: The key to save through; `nil` for a reader, which saves through `key` if it
-  ///     can: the key instance that subscribed writes, so that it can tell its own writes
-  ///     from others' (appStorage does).
-  ///   - keepsReference: Whether the key's store keeps the root, holding every write.
-  ///   - registry: Where the root is registered under `id`, if it is.
+  /// A reader's use saves through its key if it can: the key instance that subscribed
+  /// writes, so that it can tell its own writes from others' (appStorage does). A root kept by
+  /// the key's store saves nothing: the store holds every write.
+  ///
+  /// - Parameter registry: Where the root is registered under `id`, if it is.
   static func root(
-    persistedBy key: any SharedReaderKey<Value>,
-    saver: (any SharedKey<Value>)?,
+    for use: KeyUse<Value>,
     initialValue: Value,
-    keepsReference: Bool,
     registeredIn registry: (PersistentReferences, id: KeyID)? = nil
   ) -> (root: RootReference<Value>, persistence: KeyPersistence) {
-    let persistence = KeyPersistence(
-      key: key,
-      saver: saver ?? key as? any SharedKey<Value>,
-      initialValue: initialValue,
-      keepsReference: keepsReference
-    )
+    let persistence = KeyPersistence(use, initialValue: initialValue)
     let root = RootReference(value: initialValue, persistence: persistence)
     persistence.root = root
     persistence.registration = registry.map { ($0, $1, ObjectIdentifier(root)) }
     return (root, persistence)
   }
 
-  private init(
-    key: any SharedReaderKey<Value>,
-    saver: (any SharedKey<Value>)?,
-    initialValue: Value,
-    keepsReference: Bool
-  ) {
-    self.key = key
+  private init(_ use: KeyUse<Value>, initialValue: Value) {
+    let saver = use.saver ?? use.key as? any SharedKey<Value>
+    self.key = use.key
     self.initialValue = initialValue
-    self.savesWrites = !keepsReference
-    self.coordination =
-      keepsReference ? nil : saver?._coordinatedKey.map(Coordination.init(key:))
+    self.savesWrites = use.store == nil
+    self.coordination = savesWrites ? saver?._coordinatedKey.map(Coordination.init(key:)) : nil
     self.state = Locked(State(saver: saver))
   }
 
