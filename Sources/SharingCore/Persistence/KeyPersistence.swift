@@ -32,8 +32,8 @@ protocol Persistence<Value>: AnyObject, Sendable {
 /// updated by the key's subscription, and saved through the key after every change the
 /// program makes.
 final class KeyPersistence<Value: Sendable>: Persistence, @unchecked Sendable {
-  // Unchecked: mutable state lives in 'state', behind its lock; 'root' and 'registration' are set
-  // once, before the root is shared; the rest is immutable.
+  // Unchecked: mutable state lives in 'state', behind its lock; 'root' is set once, before the root
+  // is shared; the rest is immutable.
   /// The root, which holds this part for as long as it lives.
   private(set) unowned var root: RootReference<Value>!
   let key: any SharedReaderKey<Value>
@@ -42,7 +42,7 @@ final class KeyPersistence<Value: Sendable>: Persistence, @unchecked Sendable {
   let savesWrites: Bool
   let coordination: Coordination<Value>?
   /// Where the root is registered, to unregister it when it goes away.
-  private var registration: (registry: PersistentReferences, id: KeyID, root: ObjectIdentifier)?
+  private let registration: (registry: PersistentReferences, id: KeyID)?
   private let state: Locked<State>
 
   private struct State {
@@ -67,27 +67,29 @@ final class KeyPersistence<Value: Sendable>: Persistence, @unchecked Sendable {
     initialValue: Value,
     registeredIn registry: (PersistentReferences, id: KeyID)? = nil
   ) -> (root: RootReference<Value>, persistence: KeyPersistence) {
-    let persistence = KeyPersistence(use, initialValue: initialValue)
+    let persistence = KeyPersistence(use, initialValue: initialValue, registration: registry)
     let root = RootReference(value: initialValue, persistence: persistence)
     persistence.root = root
-    persistence.registration = registry.map { ($0, $1, ObjectIdentifier(root)) }
     return (root, persistence)
   }
 
-  private init(_ use: KeyUse<Value>, initialValue: Value) {
+  private init(
+    _ use: KeyUse<Value>,
+    initialValue: Value,
+    registration: (PersistentReferences, id: KeyID)?
+  ) {
     let saver = use.saver ?? use.key as? any SharedKey<Value>
     self.key = use.key
     self.initialValue = initialValue
     self.savesWrites = use.store == nil
     self.coordination = savesWrites ? saver?._coordinatedKey.map(Coordination.init(key:)) : nil
+    self.registration = registration
     self.state = Locked(State(saver: saver))
   }
 
   deinit {
     state.withLock { $0.subscription }?.cancel()
-    if let registration {
-      registration.registry.remove(registration.id, ifIdenticalTo: registration.root)
-    }
+    if let registration { registration.registry.removeReleased(registration.id) }
   }
 
   var keyDescription: String { String(reflecting: key) }

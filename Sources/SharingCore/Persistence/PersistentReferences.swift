@@ -24,7 +24,6 @@ package final class PersistentReferences: Sendable {
 
   private struct Entry {
     weak var root: AnyObject?
-    let identity: ObjectIdentifier
     let valueType: Any.Type
     /// Where the root was first created with a default, if it was.
     let site: CallSite?
@@ -67,12 +66,7 @@ package final class PersistentReferences: Sendable {
       if let live = Self.liveRoot(at: id, in: state.entries) { return live }
       guard current.published == generation else { return nil }
       current.published += 1
-      state.entries[id] = Entry(
-        root: created,
-        identity: ObjectIdentifier(created),
-        valueType: Value.self,
-        site: use.site
-      )
+      state.entries[id] = Entry(root: created, valueType: Value.self, site: use.site)
       return AnyRootReference(created, site: use.site)
     }
     // Another root came and went while this one loaded: load again.
@@ -80,9 +74,11 @@ package final class PersistentReferences: Sendable {
     return typed(published, for: use, initialValue: initialValue)
   }
 
-  func remove(_ id: KeyID, ifIdenticalTo identity: ObjectIdentifier) {
+  /// Removes the entry of a key whose root was released, if it has not been replaced by a live
+  /// root since.
+  func removeReleased(_ id: KeyID) {
     state.withLock { state in
-      guard let entry = state.entries[id], entry.identity == identity else { return }
+      guard let entry = state.entries[id], entry.root == nil else { return }
       state.entries[id] = nil
       if state.generations[id]?.creations == 0 { state.generations[id] = nil }
     }
