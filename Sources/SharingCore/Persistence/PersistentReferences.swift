@@ -7,26 +7,26 @@ import SharingDependencies
 /// (``SharedReaderKey/_referenceStore``) are not here: their store is their registry.
 package final class PersistentReferences: Sendable {
   private struct State {
+    /// The keys with a root or a creation in progress.
     var entries: [KeyID: Entry] = [:]
-    /// Publications counted for keys with a root or a creation in progress.
-    var generations: [KeyID: Generation] = [:]
     /// Keys already reported as misused, so that each is reported once.
     var reported: Set<KeyID> = []
   }
 
-  /// The number of roots published for a key: a root created while another was published
-  /// (and perhaps released again) may have loaded a value older than that one's last save,
-  /// and must not be published. Kept while creations are in progress.
-  private struct Generation {
-    var published = 0
-    var creations = 0
-  }
-
+  /// A key's root, while it is alive, and the roots published and being created for the key.
   private struct Entry {
     weak var root: AnyObject?
-    let valueType: Any.Type
+    var valueType: Any.Type = Never.self
     /// Where the root was first created with a default, if it was.
-    let site: CallSite?
+    var site: CallSite?
+    /// The number of roots published for the key: a root created while another was published
+    /// (and perhaps released again) may have loaded a value older than that one's last save,
+    /// and must not be published. Kept while creations are in progress.
+    var published = 0
+    var creations = 0
+
+    /// Whether the entry has no live root and no creation in progress, and can be removed.
+    var isUnused: Bool { root == nil && creations == 0 }
   }
 
   private let state = Locked(State())
@@ -40,9 +40,9 @@ package final class PersistentReferences: Sendable {
   func root<Value>(for use: KeyUse<Value>, initialValue: () -> Value) -> RootReference<Value> {
     let id = KeyID(use.key)
     let (live, generation) = state.withLock { state -> (AnyRootReference?, generation: Int) in
-      if let live = Self.liveRoot(at: id, in: state.entries) { return (live, 0) }
-      state.generations[id, default: Generation()].creations += 1
-      return (nil, state.generations[id]?.published ?? 0)
+      if let live = Self.liveRoot(of: state.entries[id]) { return (live, 0) }
+      state.entries[id, default: Entry()].creations += 1
+      return (nil, state.entries[id]?.published ?? 0)
     }
     if let live { return typed(live, for: use, initialValue: initialValue) }
     let (created, persistence) = KeyPersistence.root(
@@ -57,16 +57,13 @@ package final class PersistentReferences: Sendable {
     // create other shared values.
     persistence.start(loading: use.loading)
     let published = state.withLock { state -> AnyRootReference? in
-      var current = state.generations[id] ?? Generation()
-      current.creations -= 1
-      defer {
-        let isIdle = current.creations == 0 && state.entries[id] == nil
-        state.generations[id] = isIdle ? nil : current
-      }
-      if let live = Self.liveRoot(at: id, in: state.entries) { return live }
-      guard current.published == generation else { return nil }
-      current.published += 1
-      state.entries[id] = Entry(root: created, valueType: Value.self, site: use.site)
+      var entry = state.entries[id] ?? Entry()
+      entry.creations -= 1
+      defer { state.entries[id] = entry.isUnused ? nil : entry }
+      if let live = Self.liveRoot(of: entry) { return live }
+      guard entry.published == generation else { return nil }
+      entry.published += 1
+      (entry.root, entry.valueType, entry.site) = (created, Value.self, use.site)
       return AnyRootReference(created, site: use.site)
     }
     // Another root came and went while this one loaded: load again.
@@ -74,21 +71,20 @@ package final class PersistentReferences: Sendable {
     return typed(published, for: use, initialValue: initialValue)
   }
 
-  /// Removes the entry of a key whose root was released, if it has not been replaced by a live
-  /// root since.
+  /// Removes the entry of a key whose root was released, unless a live root replaced it since
+  /// or a creation is in progress.
   func removeReleased(_ id: KeyID) {
     state.withLock { state in
-      guard let entry = state.entries[id], entry.root == nil else { return }
+      guard let entry = state.entries[id], entry.isUnused else { return }
       state.entries[id] = nil
-      if state.generations[id]?.creations == 0 { state.generations[id] = nil }
     }
   }
 
   // NB: The entry is bound before its weak reference is read: Swift 6.3 miscompiles
   //     'entries.withLock { $0[id]?.root }' (optional chaining into a weak property of a
   //     dictionary element inside 'withLock') into a read of the wrong memory.
-  private static func liveRoot(at id: KeyID, in entries: [KeyID: Entry]) -> AnyRootReference? {
-    guard let entry = entries[id], let root = entry.root else { return nil }
+  private static func liveRoot(of entry: Entry?) -> AnyRootReference? {
+    guard let entry, let root = entry.root else { return nil }
     return AnyRootReference(root: root, valueType: entry.valueType, site: entry.site)
   }
 
