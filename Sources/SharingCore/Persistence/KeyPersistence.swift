@@ -58,8 +58,8 @@ final class KeyPersistence<Value: Sendable>: Persistence, @unchecked Sendable {
   /// A root persisted by the key of `use`, starting from `initialValue`, and its part.
   ///
   /// A reader's use saves through its key if it can: the key instance that subscribed
-  /// writes, so that it can tell its own writes from others' (appStorage does). A root kept by
-  /// the key's store saves nothing: the store holds every write.
+  /// writes, so that it can tell its own writes from others' (appStorage does). The root of a
+  /// key whose store keeps roots saves nothing: the store holds every write.
   ///
   /// - Parameter registry: Where the root is registered under `id`, if it is.
   static func root(

@@ -21,7 +21,7 @@ package final class PersistentReferences: Sendable {
     var site: CallSite?
     /// The number of roots published for the key: a root created while another was published
     /// (and perhaps released again) may have loaded a value older than that one's last save,
-    /// and must not be published. Kept while creations are in progress.
+    /// and must not be published. Kept with the entry, while a root is alive or being created.
     var published = 0
     var creations = 0
 
