@@ -100,13 +100,8 @@ extension Shared where Value: Sendable {
     fileID: StaticString,
     line: UInt
   ) {
-    let root = RootReference.persisted(
-      by: key,
-      saver: key,
-      initialValue: initialValue,
-      site: CallSite(fileID: fileID, line: line)
-    )
-    self.init(reference: root)
+    let use = KeyUse(key, saver: key, site: CallSite(fileID: fileID, line: line))
+    self.init(reference: use.root(initialValue: initialValue))
   }
 
   /// Creates a shared value from a key whose store must have a value.
@@ -120,7 +115,7 @@ extension Shared where Value: Sendable {
   ///   failed to load with.
   public init(require key: some SharedKey<Value>) async throws {
     let value = try await requireValue(for: key)
-    self.init(reference: RootReference.persisted(by: key, saver: key, holding: value))
+    self.init(reference: KeyUse(key, saver: key, site: nil).root { value })
   }
 
   /// Makes this shared value, and every copy of it, use another key, then loads it.
@@ -128,7 +123,7 @@ extension Shared where Value: Sendable {
   /// - Parameter key: The key to use from now on.
   public func load(_ key: some SharedKey<Value>) async throws {
     let value = wrappedValue
-    box.repoint(to: RootReference.persisted(by: key, saver: key, holding: value))
+    box.repoint(to: KeyUse(key, saver: key, site: nil).root { value })
     try await load()
   }
 

@@ -88,13 +88,8 @@ extension SharedReader where Value: Sendable {
     fileID: StaticString,
     line: UInt
   ) {
-    let root = RootReference.persisted(
-      by: key,
-      saver: nil,
-      initialValue: initialValue,
-      site: CallSite(fileID: fileID, line: line)
-    )
-    self.init(reference: root)
+    let use = KeyUse(key, saver: nil, site: CallSite(fileID: fileID, line: line))
+    self.init(reference: use.root(initialValue: initialValue))
   }
 
   /// Creates a reader from a key whose store must have a value.
@@ -108,7 +103,7 @@ extension SharedReader where Value: Sendable {
 
   init(requiring key: any SharedReaderKey<Value>) async throws {
     let value = try await requireValue(for: key)
-    self.init(reference: RootReference.persisted(by: key, saver: nil, holding: value))
+    self.init(reference: KeyUse(key, saver: nil, site: nil).root { value })
   }
 
   /// Makes this reader, and every copy of it, use another key, then loads it.
@@ -120,7 +115,7 @@ extension SharedReader where Value: Sendable {
 
   func move(to key: any SharedReaderKey<Value>) async throws {
     let value = wrappedValue
-    box.repoint(to: RootReference.persisted(by: key, saver: nil, holding: value))
+    box.repoint(to: KeyUse(key, saver: nil, site: nil).root { value })
     try await load()
   }
 
