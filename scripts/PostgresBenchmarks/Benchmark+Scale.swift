@@ -13,7 +13,10 @@ extension Benchmark {
     commit, in a task off the main actor, as a server's request handlers run; the rate is the total over the seconds, all processes started together once
     connected. pgbench: 16 clients (2 threads), each running `UPDATE bench_plain SET value =
     value + 1 WHERE id = :client_id + 1` (a plain table, no trigger, the simple protocol) for
-    the same seconds, on the same cluster; "notifying": the same on a table whose trigger
+    the same seconds, on the same cluster. The three run one after the other, in rounds (3
+    unless `--rounds` says otherwise): each rate printed is the median over the rounds, each
+    share of pgbench the median of the rounds' shares, a round's library rate over the same
+    round's pgbench, every round's listed. "notifying": the same on a table whose trigger
     calls `pg_notify` for each row, as the first release's trigger did. Coordinated changes: 4 processes run
     `withTransaction { $0 += 1 }` on one coordinated key through a TCP relay that delays every
     chunk by 25 ms each way (50 ms round trips), for the given seconds, once connected; round
@@ -21,13 +24,39 @@ extension Benchmark {
     time, and divided by the changes made.
     """
 
-  /// Commits per second of 16 processes, each writing a key of its own.
+  /// One round of the commits row: the 16 processes none listening, then each listening,
+  /// then pgbench's plain updates, for `seconds` each, in that order, on one cluster.
+  struct CommitRound {
+    let quiet: Double
+    let listening: Double
+    let pgbench: Double
+  }
+
+  /// `count` rounds of the commits row, one after the other: a round's figures are compared
+  /// with its own pgbench, which ran beside them, rather than with another round's.
+  static func commitRounds(
+    _ cluster: PostgresCluster,
+    seconds: Int,
+    count: Int
+  ) throws -> [CommitRound] {
+    try (1...count).map { round in
+      CommitRound(
+        quiet: try ownKeyCommits(cluster, seconds: seconds, listening: false, round: round),
+        listening: try ownKeyCommits(cluster, seconds: seconds, listening: true, round: round),
+        pgbench: try pgbenchUpdates(cluster, seconds: seconds, round: round)
+      )
+    }
+  }
+
+  /// Commits per second of 16 processes, each writing a key of its own, in a table of round
+  /// `round`'s.
   static func ownKeyCommits(
     _ cluster: PostgresCluster,
     seconds: Int,
-    listening: Bool
+    listening: Bool,
+    round: Int
   ) throws -> Double {
-    let table = listening ? "commits" : "quiet_commits"
+    let table = (listening ? "commits_" : "quiet_commits_") + "\(round)"
     let children = try (0..<16).map { index in
       try Child([
         "write", cluster.connectionString, table, "\(index)", "\(seconds)",
@@ -42,9 +71,10 @@ extension Benchmark {
   static func pgbenchUpdates(
     _ cluster: PostgresCluster,
     seconds: Int,
-    notifying: Bool = false
+    notifying: Bool = false,
+    round: Int = 1
   ) throws -> Double {
-    let table = notifying ? "bench_notifying" : "bench_plain"
+    let table = (notifying ? "bench_notifying_" : "bench_plain_") + "\(round)"
     try cluster.psql(
       """
       CREATE TABLE \(table) (id int PRIMARY KEY, value bigint NOT NULL);

@@ -2,7 +2,7 @@
 // listens on 127.0.0.1 with the server's default durability (fsync on). Run by
 // scripts/benchmark-postgres; the same executable plays the other processes.
 //
-//   PostgresBenchmarks [--changes <n>] [--increments <n>] [--seconds <n>]
+//   PostgresBenchmarks [--changes <n>] [--increments <n>] [--seconds <n>] [--rounds <n>]
 //                      [--only latency|increments|commits|slow]      (one row or group only)
 //   PostgresBenchmarks watch <connection> <table> <count>        (a second process)
 //   PostgresBenchmarks increment <connection> <table> <count>    (one of four processes)
@@ -115,6 +115,7 @@ default:
   let changes = Int(options["--changes"] ?? "") ?? 300
   let increments = Int(options["--increments"] ?? "") ?? 500
   let seconds = Int(options["--seconds"] ?? "") ?? 10
+  let rounds = max(1, Int(options["--rounds"] ?? "") ?? 3)
   let only = options["--only"]
   if let only, !["latency", "increments", "commits", "slow"].contains(only) {
     FileHandle.standardError.write(Data("--only: latency, increments, commits or slow\n".utf8))
@@ -144,28 +145,41 @@ default:
     failed = failed || !counted.failures.isEmpty || !counted.addsUp
   }
   if runs("commits") {
-    let quiet = try Benchmark.ownKeyCommits(cluster, seconds: seconds, listening: false)
-    let commits = try Benchmark.ownKeyCommits(cluster, seconds: seconds, listening: true)
-    let pgbench = try Benchmark.pgbenchUpdates(cluster, seconds: seconds)
+    let measured = try Benchmark.commitRounds(cluster, seconds: seconds, count: rounds)
+    // The median of a figure over the rounds, and its share of pgbench's in each round.
+    let summary = { (figure: (Benchmark.CommitRound) -> Double) in
+      let shares = measured.map { 100 * figure($0) / $0.pgbench }
+      let rounds = shares.map { String(format: "%.0f%%", $0) }.joined(separator: ", ")
+      return (measured.map(figure).percentile(50), shares.percentile(50), rounds)
+    }
+    let (commits, listeningShare, listeningRounds) = summary(\.listening)
     say(
       String(
         format:
           "commits, 16 processes on keys of their own, each listening: %.0f per second "
-          + "(%.1f× 680; %.0f%% of pgbench)",
+          + "(%.1f× 680; %.0f%% of pgbench; rounds: %@)",
         commits,
         commits / 680,
-        100 * commits / pgbench
+        listeningShare,
+        listeningRounds
+      )
+    )
+    let (quiet, quietShare, quietRounds) = summary(\.quiet)
+    say(
+      String(
+        format: "commits, 16 processes on keys of their own, none listening: %.0f per second "
+          + "(%.0f%% of pgbench; rounds: %@)",
+        quiet,
+        quietShare,
+        quietRounds
       )
     )
     say(
       String(
-        format: "commits, 16 processes on keys of their own, none listening: %.0f per second "
-          + "(%.0f%% of pgbench)",
-        quiet,
-        100 * quiet / pgbench
+        format: "pgbench plain UPDATE, 16 clients: %.0f per second",
+        measured.map(\.pgbench).percentile(50)
       )
     )
-    say(String(format: "pgbench plain UPDATE, 16 clients: %.0f per second", pgbench))
     let notifying = try Benchmark.pgbenchUpdates(cluster, seconds: seconds, notifying: true)
     say(
       String(
