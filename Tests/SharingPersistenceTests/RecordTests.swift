@@ -152,6 +152,72 @@ import Testing
     )
     #expect(handed == "10")
   }
+  #if os(Linux)
+    /// A save awaited off the main thread is written on the thread that asks; a save made
+    /// meanwhile waits for that write, and is then written on a thread of the system's, not on
+    /// the asking thread, which returns to its caller once its own write ended.
+    @Test func aSaveWaitingBehindAnotherIsNotWrittenOnTheThreadOfTheOneBefore() {
+      let store = GatedStore()
+      let record = Record(
+        io: store,
+        machine: RecordStateMachine(interval: .zero),
+        scheduler: ManualWriteScheduler(),
+        pendingWrites: PendingWrites(),
+        writeThread: .scheduled
+      )
+      record.holderAdded()
+      record.load { _ in }
+      let firstReturned = DispatchSemaphore(value: 0)
+      Thread.detachNewThread {
+        record.save({ bytes("1") }, urgency: .immediate, continuation: SaveContinuation { _ in })
+        firstReturned.signal()
+      }
+      store.writing.wait()
+      let secondWritten = DispatchSemaphore(value: 0)
+      record.save(
+        { bytes("2") },
+        urgency: .immediate,
+        continuation: SaveContinuation { _ in secondWritten.signal() }
+      )
+      store.release.signal()
+      store.writing.wait()
+      // The second write waits at the gate: the first save has returned all the same.
+      #expect(firstReturned.wait(timeout: .now() + 10) == .success)
+      store.release.signal()
+      secondWritten.wait()
+      #expect(text(store.contents.withLock { $0 }) == "2")
+    }
+  #endif
+}
+
+/// A store in memory whose writes each wait to be released.
+final class GatedStore: RecordIO {
+  let contents = Locked<Data?>(nil)
+  /// Signalled as each write starts.
+  let writing = DispatchSemaphore(value: 0)
+  /// Lets a write waiting at the gate go on.
+  let release = DispatchSemaphore(value: 0)
+
+  func read() throws -> StoredSnapshot<Data> {
+    let bytes = contents.withLock { $0 }
+    return StoredSnapshot(stamp: bytes, contents: bytes)
+  }
+
+  func write(_ contents: Data, keepingAside undecodable: Data?) throws -> Data {
+    writing.signal()
+    release.wait()
+    self.contents.withLock { $0 = contents }
+    return contents
+  }
+
+  func watch(_ onChange: @escaping @Sendable (Data?) -> Void) -> any RecordWatch {
+    NoWatch()
+  }
+
+  private struct NoWatch: RecordWatch {
+    var isLive: Bool { false }
+    func stop() {}
+  }
 }
 
 /// A store in memory: bytes stamped by themselves, a watch whose liveness a test sets.

@@ -110,7 +110,10 @@ package final class Record<IO: RecordIO>: FlushableRecord {
   ) {
     let write = PendingWrite(encode: encode, continuations: continuation.map { [$0] } ?? [])
     let now = scheduler.now()
-    run(state.withLock { $0.machine.saved(write, urgency: urgency, interval: interval, now: now) })
+    let actions = state.withLock {
+      $0.machine.saved(write, urgency: urgency, interval: interval, now: now)
+    }
+    run(actions, onAskingThread: true)
   }
 
   package func flush(_ done: @escaping @Sendable () -> Void) {
@@ -241,23 +244,36 @@ package final class Record<IO: RecordIO>: FlushableRecord {
     }
   }
 
-  private func run(_ decided: (actions: [RecordAction<Stamp>], marks: [Int: UInt64])) {
-    run(decided.actions, marks: decided.marks)
+  private func run(
+    _ decided: (actions: [RecordAction<Stamp>], marks: [Int: UInt64]),
+    onAskingThread: Bool = false
+  ) {
+    run(decided.actions, marks: decided.marks, onAskingThread: onAskingThread)
   }
 
   /// Performs actions in order, with no lock held; a delivery hands each subscriber its
   /// mark in `marks`.
-  private func run(_ actions: [RecordAction<Stamp>], marks: [Int: UInt64] = [:]) {
+  ///
+  /// - Parameter onAskingThread: Whether the thread is the one that saved the change the
+  ///   actions may write (see ``perform(_:onAskingThread:_:)``).
+  private func run(
+    _ actions: [RecordAction<Stamp>],
+    marks: [Int: UInt64] = [:],
+    onAskingThread: Bool = false
+  ) {
     for action in actions {
       switch action {
       case .write(let ticket):
-        perform(ticket) { [self] in write(ticket) }
+        perform(ticket, onAskingThread: onAskingThread) { [self] _ in write(ticket) }
       case .checkBeforeWriting(let ticket):
-        perform(ticket) { [self] in
+        perform(ticket, onAskingThread: onAskingThread) { [self] onAskingThread in
           let read = Result { try io.read() }
           let refusal = io.refusal(cause: read.error)
           let now = scheduler.now()
-          run(decide { $0.checkedBeforeWriting(ticket, read, refusal: refusal, now: now) })
+          run(
+            decide { $0.checkedBeforeWriting(ticket, read, refusal: refusal, now: now) },
+            onAskingThread: onAskingThread
+          )
         }
       case .schedule(let delay, let isRetry):
         scheduler.schedule(after: delay) { [self] in
@@ -303,14 +319,22 @@ package final class Record<IO: RecordIO>: FlushableRecord {
   /// its thread, or after another write, on that one's.
   ///
   /// On Linux the threads of the system's are the ones tasks run on: a save awaited off the
-  /// main thread is made on the thread that asks, where sending it to another thread would
-  /// only add a hand-over each way.
-  private func perform(_ ticket: WriteTicket, _ work: @escaping @Sendable () -> Void) {
-    guard case .scheduled = writeThread, ticket.isUrgent else { return work() }
+  /// main thread is made on the thread that asks (`onAskingThread`), where sending it to
+  /// another thread would only add a hand-over each way. A save taken after the write under
+  /// way is not made on that write's thread, which then returns to its own caller. `work` is
+  /// told whether it runs on the asking thread.
+  private func perform(
+    _ ticket: WriteTicket,
+    onAskingThread: Bool,
+    _ work: @escaping @Sendable (_ onAskingThread: Bool) -> Void
+  ) {
+    guard case .scheduled = writeThread, ticket.isUrgent else { return work(onAskingThread) }
     #if os(Linux)
-      if !ticket.write.continuations.isEmpty, !Thread.isMainThread { return work() }
+      if onAskingThread, !ticket.write.continuations.isEmpty, !Thread.isMainThread {
+        return work(true)
+      }
     #endif
-    DispatchQueue.global().async(execute: work)
+    DispatchQueue.global().async { work(false) }
   }
 
   private func write(_ ticket: WriteTicket) {
