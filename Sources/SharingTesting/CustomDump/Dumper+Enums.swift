@@ -15,7 +15,7 @@ extension Dumper {
     let opening = "\(prefix)\(payload.label ?? String(describing: value))("
     return container(.fields, opening, ")", true, context, isInline: true) { context in
       guard payloadMirror.displayStyle == .tuple else {
-        return [DumpChild(label: .none, node: node(payload.value, context: context))]
+        return [DumpChild(label: [], node: node(payload.value, context: context))]
       }
       return fields(of: payloadMirror, context: context)
     }

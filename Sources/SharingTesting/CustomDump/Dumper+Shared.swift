@@ -9,7 +9,9 @@ extension Dumper {
       typeName: typeName
     )
     guard !isRepeat else { return .leaf("#\(number) \(typeName)(↩︎)") }
-    return node(shared.customDumpValue, context: context).prefixed(by: "#\(number) ")
+    var value = node(shared.customDumpValue, context: context)
+    value.text = "#\(number) " + value.text
+    return value
   }
 }
 
@@ -26,18 +28,5 @@ final class DumpedReferences {
     counts[typeName] = number
     numbers[identity] = number
     return (number, false)
-  }
-}
-
-extension DumpNode {
-  /// The node with `prefix` before its first line.
-  func prefixed(by prefix: String) -> DumpNode {
-    switch self {
-    case .leaf(let text):
-      return .leaf(prefix + text)
-    case .container(var container):
-      container.opening = prefix + container.opening
-      return .container(container)
-    }
   }
 }

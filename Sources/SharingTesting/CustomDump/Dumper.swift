@@ -82,7 +82,7 @@ struct Dumper {
       return .leaf("\(typeName)(↩︎)")
     }
     let hasChildren = Self.hasChildren(mirror)
-    let (kind, opening, closing, children): (DumpContainer.Kind, String, String, Children)
+    let (kind, opening, closing, children): (DumpNode.Kind, String, String, Children)
     switch mirror.displayStyle {
     case .optional:
       guard let wrapped = mirror.children.first?.value else { return .leaf("nil") }
@@ -106,9 +106,9 @@ struct Dumper {
   /// How the children of a container are dumped from its mirror.
   typealias Children = (Mirror, Context) -> [DumpChild]
 
-  /// A container node, its children elided beyond ``maxDepth``.
+  /// A container node, its children elided beyond ``maxDepth``; a leaf when it has none.
   func container(
-    _ kind: DumpContainer.Kind,
+    _ kind: DumpNode.Kind,
     _ opening: String,
     _ closing: String,
     _ hasChildren: Bool,
@@ -116,18 +116,19 @@ struct Dumper {
     isInline: Bool = false,
     children: (Context) -> [DumpChild]
   ) -> DumpNode {
-    var container = DumpContainer(
+    let empty = kind == .dictionary ? "[:]" : opening + closing
+    guard context.depth < maxDepth else {
+      return .leaf(hasChildren ? "\(opening)…\(closing)" : empty)
+    }
+    let children = children(context.child)
+    guard !children.isEmpty else { return .leaf(empty) }
+    return DumpNode(
       kind: kind,
-      opening: opening,
+      text: opening,
       closing: closing,
       isInline: isInline,
-      children: []
+      children: children
     )
-    if context.depth >= maxDepth {
-      return .leaf(hasChildren ? container.collapsed : container.emptyForm)
-    }
-    container.children = children(context.child)
-    return .container(container)
   }
 
   static func hasChildren(_ mirror: Mirror) -> Bool {

@@ -7,11 +7,7 @@
 /// diff of the two renderings.
 enum NodeDiff {
   static func lines(_ first: DumpNode, _ second: DumpNode) -> [DiffLine] {
-    child(
-      DumpChild(label: .none, node: first),
-      DumpChild(label: .none, node: second),
-      (false, false)
-    )
+    child(DumpChild(label: [], node: first), DumpChild(label: [], node: second), (false, false))
   }
 
   /// Whether each side's rendering of a child ends in a comma.
@@ -28,15 +24,11 @@ enum NodeDiff {
       let collapsed = DumpChild(label: second.label, node: second.node.collapsed)
       return collapsed.lines(comma: commas.second).map(DiffLine.both)
     }
-    guard
-      first.label == second.label,
-      case .container(let a) = first.node,
-      case .container(let b) = second.node,
-      let steps = alignment(a, b)
-    else {
+    let (a, b) = (first.node, second.node)
+    guard first.label == second.label, let steps = alignment(a, b) else {
       return EditScript.lines(first.lines(comma: commas.first), second.lines(comma: commas.second))
     }
-    let header = DumpChild(label: first.label, node: .leaf(a.opening)).lines(comma: false)
+    let header = DumpChild.labeling([a.text], with: first.label)
     let body = children(steps, a.children, b.children, collapsesRuns: a.kind != .fields)
     return header.map(DiffLine.both) + body.map(\.indented)
       + [.both(b.closing + (commas.second ? "," : ""))]
@@ -44,13 +36,14 @@ enum NodeDiff {
 
   /// How the children of two containers correspond, or `nil` when they are not comparable
   /// child by child.
-  private static func alignment(_ a: DumpContainer, _ b: DumpContainer) -> [EditStep]? {
+  private static func alignment(_ a: DumpNode, _ b: DumpNode) -> [EditStep]? {
     guard
-      a.kind == b.kind, a.opening == b.opening, a.closing == b.closing,
-      !a.children.isEmpty, !b.children.isEmpty,
+      a.kind == b.kind, a.text == b.text, a.closing == b.closing,
       a.singleLine == nil, b.singleLine == nil
     else { return nil }
     switch a.kind {
+    case .leaf:
+      return nil
     case .fields:
       guard a.children.map(\.label) == b.children.map(\.label) else { return nil }
       return a.children.indices.map { .both($0, $0) }
