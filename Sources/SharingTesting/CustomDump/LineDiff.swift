@@ -27,7 +27,14 @@ enum EditStep: Equatable, Sendable {
 /// Shortest edit scripts between sequences, from the standard library's Myers difference.
 enum EditScript {
   /// The steps that turn `first` into `second`; in each changed region, removals come first.
-  static func align<Element: Equatable>(_ first: [Element], _ second: [Element]) -> [EditStep] {
+  ///
+  /// While `pairs` holds for a region's next removal and insertion, from its start, they are
+  /// one step: an element changed in place, diffed rather than printed twice.
+  static func align<Element: Equatable>(
+    _ first: [Element],
+    _ second: [Element],
+    pairing pairs: (Int, Int) -> Bool = { _, _ in false }
+  ) -> [EditStep] {
     var removed = Set<Int>()
     var inserted = Set<Int>()
     for change in second.difference(from: first) {
@@ -38,17 +45,25 @@ enum EditScript {
     }
     var steps: [EditStep] = []
     var (i, j) = (0, 0)
+    // Whether the current changed region, from its start, is all pairs.
+    var isPairing = true
     while i < first.count || j < second.count {
-      if i < first.count, removed.contains(i) {
+      let (isRemoved, isInserted) = (removed.contains(i), inserted.contains(j))
+      if isRemoved, isInserted, isPairing, pairs(i, j) {
+        steps.append(.both(i, j))
+        (i, j) = (i + 1, j + 1)
+      } else if isRemoved {
         steps.append(.first(i))
         i += 1
-      } else if j < second.count, inserted.contains(j) {
+        isPairing = false
+      } else if isInserted {
         steps.append(.second(j))
         j += 1
+        isPairing = false
       } else {
         steps.append(.both(i, j))
-        i += 1
-        j += 1
+        (i, j) = (i + 1, j + 1)
+        isPairing = true
       }
     }
     return steps

@@ -48,47 +48,14 @@ enum NodeDiff {
       guard a.children.map(\.label) == b.children.map(\.label) else { return nil }
       return a.children.indices.map { .both($0, $0) }
     case .elements:
-      return pairingChanges(
-        EditScript.align(a.children.map(\.node), b.children.map(\.node)),
-        a.children,
-        b.children
-      )
+      return EditScript.align(a.children.map(\.node), b.children.map(\.node)) {
+        a.children[$0].label == b.children[$1].label
+      }
     case .set:
       return EditScript.align(a.children.map(\.node), b.children.map(\.node))
     case .dictionary:
       return EditScript.align(a.children.map(\.label), b.children.map(\.label))
     }
-  }
-
-  /// Pairs removed and inserted elements at the same index, so a changed element is diffed
-  /// in place rather than printed twice.
-  private static func pairingChanges(
-    _ steps: [EditStep],
-    _ a: [DumpChild],
-    _ b: [DumpChild]
-  ) -> [EditStep] {
-    var result: [EditStep] = []
-    var removed: [Int] = []
-    var inserted: [Int] = []
-    func flush() {
-      let pairs = zip(removed, inserted).filter { a[$0].label == b[$1].label }
-      let (paired, pairedInserted) = (Set(pairs.map(\.0)), Set(pairs.map(\.1)))
-      result +=
-        pairs.map(EditStep.both) + removed.filter { !paired.contains($0) }.map(EditStep.first)
-        + inserted.filter { !pairedInserted.contains($0) }.map(EditStep.second)
-      (removed, inserted) = ([], [])
-    }
-    for step in steps {
-      switch step {
-      case .first(let i): removed.append(i)
-      case .second(let j): inserted.append(j)
-      case .both:
-        flush()
-        result.append(step)
-      }
-    }
-    flush()
-    return result
   }
 
   /// The diff of two containers' children, following an alignment.
