@@ -208,7 +208,7 @@ public final class SharedChangeTracker: Sendable {
         let name = Self.name(of: snapshot)
         let current = snapshot.current()
         let comparison = DumpComparison(expected: snapshot.value, actual: current, tracker: base) {
-          AnyEquality.areEqual(snapshot.value, current)
+          (snapshot.value as? any Equatable).map { isEqual($0, current) }
         }
         guard !comparison.isEqual else { return nil }
         let isUnasserted = untouched[snapshot.id] == comparison.expected
@@ -233,4 +233,9 @@ public final class SharedChangeTracker: Sendable {
     guard let key = snapshot.key else { return type }
     return "\(type)(\(key))"
   }
+}
+
+/// Whether `second` is a `T` equal to `first`; a value of another type is unequal.
+private func isEqual<T: Equatable>(_ first: T, _ second: Any) -> Bool {
+  first == second as? T
 }

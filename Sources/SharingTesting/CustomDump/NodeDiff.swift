@@ -6,8 +6,15 @@
 /// elements in a collection print as `… (N unchanged)`. Anything else falls back to a line
 /// diff of the two renderings.
 enum NodeDiff {
-  static func lines(_ first: DumpNode, _ second: DumpNode) -> [DiffLine] {
-    child(DumpChild(label: [], node: first), DumpChild(label: [], node: second), (false, false))
+  /// The lines of the diff of two dumps, with the markers of `format`; `nil` if they are
+  /// equal.
+  ///
+  /// Dumped separately, the expected value can be dumped where shared values read their
+  /// snapshots, and the actual value where they read their current values.
+  static func lines(_ first: DumpNode, _ second: DumpNode, format: DiffFormat) -> [String]? {
+    guard first != second else { return nil }
+    let (a, b) = (DumpChild(label: [], node: first), DumpChild(label: [], node: second))
+    return child(a, b, (false, false)).map(format.format)
   }
 
   /// Whether each side's rendering of a child ends in a comma.
