@@ -120,17 +120,12 @@ extension DependencyValues {
     }
   }
 
-  /// An overriding value of a key, boxed with its type.
-  @usableFromInline
-  class Override: @unchecked Sendable {
-    // Unchecked: the only subclass holds a 'Sendable' value, immutably.
-    @usableFromInline init() {}
-  }
+  /// An overriding value of a key, boxed with its type: a ``TypedOverride``.
+  @usableFromInline typealias Override = any AnyObject & Sendable
 
   /// An overriding value of type `Value`.
   @usableFromInline
-  final class TypedOverride<Value: Sendable>: Override, @unchecked Sendable {
-    // Unchecked: a subclass of an unchecked class; 'value' is 'Sendable' and immutable.
+  final class TypedOverride<Value: Sendable>: Sendable {
     @usableFromInline let value: Value
 
     @usableFromInline init(_ value: Value) {
@@ -155,24 +150,12 @@ extension DependencyValues {
 }
 
 /// The identifier of a running test, as the test framework gives it.
-package struct TestID: Hashable, Sendable {
-  private let base: Base
+package struct TestID: Hashable, @unchecked Sendable {
+  // Unchecked: 'AnyHashable' is not 'Sendable'; it only wraps the 'Sendable' value given to
+  // 'init'.
+  private let value: AnyHashable
 
-  private final class Base: Hashable, @unchecked Sendable {
-    // Unchecked: 'AnyHashable' is not 'Sendable'; it only wraps the 'Sendable' value given
-    // to 'TestID.init'.
-    let value: AnyHashable
-
-    init(_ value: AnyHashable) {
-      self.value = value
-    }
-
-    static func == (lhs: Base, rhs: Base) -> Bool { lhs.value == rhs.value }
-
-    func hash(into hasher: inout Hasher) { hasher.combine(value) }
-  }
-
-  package init(_ base: some Hashable & Sendable) {
-    self.base = Base(AnyHashable(base))
+  package init(_ value: some Hashable & Sendable) {
+    self.value = AnyHashable(value)
   }
 }
