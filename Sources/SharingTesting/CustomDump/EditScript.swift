@@ -1,19 +1,3 @@
-/// One line of a diff: its text, and the ``DiffFormat`` marker that says which values have
-/// it.
-struct DiffLine: Equatable {
-  let marker: KeyPath<DiffFormat, String>
-  let text: String
-
-  /// A line both values share.
-  static func both(_ text: String) -> Self { Self(marker: \.both, text: text) }
-  /// A line only the first (expected) value has.
-  static func first(_ text: String) -> Self { Self(marker: \.first, text: text) }
-  /// A line only the second (actual) value has.
-  static func second(_ text: String) -> Self { Self(marker: \.second, text: text) }
-
-  var indented: Self { Self(marker: marker, text: text.indented) }
-}
-
 /// A step of an alignment between two sequences.
 enum EditStep: Equatable, Sendable {
   /// Elements at these offsets of the first and second sequence correspond.
@@ -67,16 +51,5 @@ enum EditScript {
       }
     }
     return steps
-  }
-
-  /// A line-by-line diff of two texts.
-  static func lines(_ first: [String], _ second: [String]) -> [DiffLine] {
-    align(first, second).map { step in
-      switch step {
-      case .both(_, let j): .both(second[j])
-      case .first(let i): .first(first[i])
-      case .second(let j): .second(second[j])
-      }
-    }
   }
 }
