@@ -175,12 +175,10 @@ public final class SharedChangeTracker: Sendable {
   func unassertedChanges() -> [String] {
     base.allSnapshots
       .map { snapshot in
-        let current = snapshot.current()
-        let type = TypeName.of(Swift.type(of: snapshot.value))
-        let subject = snapshot.key ?? "value: \(String(reflecting: current))"
+        let current = String(reflecting: snapshot.current())
         return """
-          Tracked unasserted changes to 'Shared<\(type)>(\(subject))': \
-          \(String(reflecting: snapshot.value)) → \(String(reflecting: current))
+          Tracked unasserted changes to '\(Self.name(of: snapshot, value: current))': \
+          \(String(reflecting: snapshot.value)) → \(current)
           """
       }
       .sorted()
@@ -227,11 +225,12 @@ public final class SharedChangeTracker: Sendable {
       .map(\.message)
   }
 
-  /// `Shared<Stats>` for a plain shared value, `Shared<Int>(<key>)` for a persisted one.
-  private static func name(of snapshot: ChangeTracker.Snapshot) -> String {
+  /// `Shared<Int>(<key>)` for a persisted value; for a plain one `Shared<Int>`, or
+  /// `Shared<Int>(value: 1)` given its `value`.
+  private static func name(of snapshot: ChangeTracker.Snapshot, value: String? = nil) -> String {
     let type = "Shared<\(TypeName.of(Swift.type(of: snapshot.value)))>"
-    guard let key = snapshot.key else { return type }
-    return "\(type)(\(key))"
+    guard let subject = snapshot.key ?? value.map({ "value: \($0)" }) else { return type }
+    return "\(type)(\(subject))"
   }
 }
 

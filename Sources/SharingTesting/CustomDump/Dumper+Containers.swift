@@ -25,21 +25,21 @@ extension Dumper {
   func setElements(of mirror: Mirror, context: Context) -> [DumpChild] {
     let sorted = mirror.children
       .map { DumpChild(label: [], node: node($0.value, context: context)) }
-      .sorted { Self.sortKey($0.node) < Self.sortKey($1.node) }
+      .sorted { Self.sortKey($0.node.lines) < Self.sortKey($1.node.lines) }
     return abbreviated(sorted, total: sorted.count)
   }
 
-  /// Entries of a dictionary, sorted by the dumps of their keys.
+  /// Entries of a dictionary, labeled by the dumps of their keys and sorted by them.
   func entries(of mirror: Mirror, context: Context) -> [DumpChild] {
     let sorted = mirror.children
-      .compactMap { entry -> (key: DumpNode, value: DumpNode)? in
+      .compactMap { entry -> DumpChild? in
         let pair = Mirror(reflecting: entry.value).children.map(\.value)
         guard pair.count == 2 else { return nil }
-        return (node(pair[0], context: context), node(pair[1], context: context))
+        let key = node(pair[0], context: context).lines
+        return DumpChild(label: key, node: node(pair[1], context: context))
       }
-      .sorted { Self.sortKey($0.key) < Self.sortKey($1.key) }
-    let children = sorted.lazy.map { DumpChild(label: $0.key.lines, node: $0.value) }
-    return abbreviated(children, total: sorted.count)
+      .sorted { Self.sortKey($0.label) < Self.sortKey($1.label) }
+    return abbreviated(sorted, total: sorted.count)
   }
 
   /// The first ``elementLimit`` of a collection's `total` elements, and `… (N more)` when
@@ -58,7 +58,7 @@ extension Dumper {
     return [label]
   }
 
-  static func sortKey(_ node: DumpNode) -> String {
-    node.lines.joined(separator: "\n")
+  private static func sortKey(_ lines: [String]) -> String {
+    lines.joined(separator: "\n")
   }
 }
