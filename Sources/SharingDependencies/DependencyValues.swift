@@ -82,7 +82,7 @@ public struct DependencyValues: Sendable {
   package var resolvedCacheScope: CacheScope? {
     if let cacheScope { return cacheScope }
     guard DependencyContext.detected == .test else { return nil }
-    return TestFrameworkBridge.current?.currentTestID.map { CacheScope.test(TestID($0)) }
+    return TestFrameworkBridge.current?.currentTestID.map { CacheScope($0) }
   }
 
   /// Returns these values with every override of `other` applied on top.
@@ -140,22 +140,17 @@ extension DependencyValues {
     let value: Override
   }
 
-  /// Where resolved values are cached, apart from the process-wide cache.
-  package enum CacheScope: Hashable, Sendable {
-    /// The test with this identifier.
-    case test(TestID)
-    /// A fresh scope that no other test shares.
-    case isolated(Int)
-  }
-}
+  /// Where resolved values are cached, apart from the process-wide cache: a running test, or
+  /// a scope of its own that no test shares.
+  package struct CacheScope: Hashable, @unchecked Sendable {
+    // Unchecked: 'AnyHashable' is not 'Sendable'; it only wraps the 'Sendable' value given to
+    // 'init'.
+    private let id: AnyHashable
 
-/// The identifier of a running test, as the test framework gives it.
-package struct TestID: Hashable, @unchecked Sendable {
-  // Unchecked: 'AnyHashable' is not 'Sendable'; it only wraps the 'Sendable' value given to
-  // 'init'.
-  private let value: AnyHashable
-
-  package init(_ value: some Hashable & Sendable) {
-    self.value = AnyHashable(value)
+    /// The scope identified by `id`: a test's identifier, as its framework gives it, or a new
+    /// value (a `UUID`) for a scope of its own.
+    package init(_ id: some Hashable & Sendable) {
+      self.id = AnyHashable(id)
+    }
   }
 }
