@@ -100,35 +100,28 @@ struct Dumper {
       }
       (kind, opening, closing, children) = (.fields, "\(typeName)(", ")", fields(of:context:))
     }
-    return container(kind, opening, closing, hasChildren, context) { children(mirror, $0) }
+    let shape = DumpNode(kind: kind, text: opening, closing: closing)
+    return container(shape, hasChildren, context) { children(mirror, $0) }
   }
 
   /// How the children of a container are dumped from its mirror.
   typealias Children = (Mirror, Context) -> [DumpChild]
 
-  /// A container node, its children elided beyond ``maxDepth``; a leaf when it has none.
+  /// A container node of the given shape, filled with the children `children` dumps, elided
+  /// beyond ``maxDepth``; a leaf when it has none.
   func container(
-    _ kind: DumpNode.Kind,
-    _ opening: String,
-    _ closing: String,
+    _ shape: DumpNode,
     _ hasChildren: Bool,
     _ context: Context,
-    isInline: Bool = false,
     children: (Context) -> [DumpChild]
   ) -> DumpNode {
-    let empty = kind == .dictionary ? "[:]" : opening + closing
+    let empty = DumpNode.leaf(shape.kind == .dictionary ? "[:]" : shape.text + shape.closing)
     guard context.depth < maxDepth else {
-      return .leaf(hasChildren ? "\(opening)…\(closing)" : empty)
+      return hasChildren ? .leaf("\(shape.text)…\(shape.closing)") : empty
     }
-    let children = children(context.child)
-    guard !children.isEmpty else { return .leaf(empty) }
-    return DumpNode(
-      kind: kind,
-      text: opening,
-      closing: closing,
-      isInline: isInline,
-      children: children
-    )
+    var node = shape
+    node.children = children(context.child)
+    return node.children.isEmpty ? empty : node
   }
 
   static func hasChildren(_ mirror: Mirror) -> Bool {
