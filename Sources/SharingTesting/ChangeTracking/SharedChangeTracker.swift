@@ -189,8 +189,7 @@ public final class SharedChangeTracker: Sendable {
     let dumper = Dumper()
     return base.assert {
       Dictionary(
-        base.allSnapshots.map { ($0.id, dumper.node(for: $0.value)) },
-        uniquingKeysWith: { first, _ in first }
+        uniqueKeysWithValues: base.allSnapshots.map { ($0.id, dumper.node(for: $0.value)) }
       )
     }
   }

@@ -23,11 +23,7 @@ public import Testing
 /// but the cases of a parameterized test, and repeated runs, share a test's cache; the trait
 /// gives each of them its own. On a suite, the trait applies to each test in it.
 public struct DependenciesTrait: TestTrait, SuiteTrait, TestScoping {
-  private let updateValues: @Sendable (inout DependencyValues) throws -> Void
-
-  init(_ updateValues: @escaping @Sendable (inout DependencyValues) throws -> Void) {
-    self.updateValues = updateValues
-  }
+  let updateValues: @Sendable (inout DependencyValues) throws -> Void
 
   /// Whether a suite applies the trait to each test it contains: always `true`.
   public var isRecursive: Bool { true }
@@ -90,7 +86,7 @@ extension Trait where Self == DependenciesTrait {
   public static func dependencies(
     _ updateValues: @escaping @Sendable (inout DependencyValues) throws -> Void
   ) -> Self {
-    Self(updateValues)
+    Self(updateValues: updateValues)
   }
 
   /// Gives each run of a test fresh dependency values: the default of every dependency is
