@@ -2,8 +2,8 @@ import SharingCore
 
 extension Dumper {
   /// A shared value: its value after the number of its reference, or a repeat mark.
-  func sharedNode(_ shared: any DumpedWithIdentity, context: Context) -> DumpNode {
-    let typeName = TypeName.of(type(of: shared).dumpedValueType)
+  func sharedNode<Value>(_ shared: some DumpedWithIdentity<Value>, context: Context) -> DumpNode {
+    let typeName = TypeName.of(Value.self)
     let (number, isRepeat) = context.references.number(
       of: shared.referenceIdentity,
       typeName: typeName
