@@ -19,14 +19,10 @@ enum EditScript {
     _ second: [Element],
     pairing pairs: (Int, Int) -> Bool = { _, _ in false }
   ) -> [EditStep] {
-    var removed = Set<Int>()
-    var inserted = Set<Int>()
-    for change in second.difference(from: first) {
-      switch change {
-      case .remove(let offset, _, _): removed.insert(offset)
-      case .insert(let offset, _, _): inserted.insert(offset)
-      }
-    }
+    let difference = second.difference(from: first)
+    var (removed, inserted) = (Set<Int>(), Set<Int>())
+    for case .remove(let offset, _, _) in difference { removed.insert(offset) }
+    for case .insert(let offset, _, _) in difference { inserted.insert(offset) }
     var steps: [EditStep] = []
     var (i, j) = (0, 0)
     // Whether the current changed region, from its start, is all pairs.
