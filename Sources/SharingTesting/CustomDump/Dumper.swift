@@ -60,11 +60,10 @@ struct Dumper {
       return node(value, mirror: reflectable.customDumpMirror, context: context)
     }
     if let text = Self.scalarText(value) { return .leaf(text) }
-    guard let mirror = (value as? any CustomReflectable)?.customMirror else {
-      return node(value, mirror: Mirror(reflecting: value), context: context)
-    }
-    // A mirror keeps no value, so a scalar or a payload-free enum case behind a wrapper
-    // cannot be recovered from it; the wrapper's description stands in.
+    let mirror = Mirror(reflecting: value)
+    // A `customMirror` may describe another value. A mirror keeps no value, so a scalar or a
+    // payload-free enum case behind such a wrapper cannot be recovered from it; the wrapper's
+    // description stands in.
     if mirror.subjectType != type(of: value), mirror.children.isEmpty,
       mirror.displayStyle == nil || mirror.displayStyle == .enum
     {
