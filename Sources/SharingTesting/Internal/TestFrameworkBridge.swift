@@ -8,11 +8,9 @@ import XCTest
 /// Production modules find this type by name at run time (see `TestFrameworkBridgeProtocol`),
 /// so they never link a test framework themselves.
 public final class _TestFrameworkBridge: TestFrameworkBridgeProtocol {
-  package static let shared: any TestFrameworkBridgeProtocol = _TestFrameworkBridge()
-
   private let xctest = XCTestRunObserver()
 
-  private init() {
+  package init() {
     XCTestObservationCenter.shared.addTestObserver(xctest)
   }
 
