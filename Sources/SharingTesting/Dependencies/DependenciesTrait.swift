@@ -40,11 +40,7 @@ public struct DependenciesTrait: TestTrait, SuiteTrait, TestScoping {
     testCase: Test.Case?,
     performing function: @Sendable () async throws -> Void
   ) async throws {
-    try await withTestDependencies {
-      try updateValues(&$0)
-    } operation: {
-      try await function()
-    }
+    try await withTestDependencies(updateValues, operation: function)
   }
 }
 
