@@ -82,7 +82,7 @@ public struct DependencyValues: Sendable {
   package var resolvedCacheScope: CacheScope? {
     if let cacheScope { return cacheScope }
     guard DependencyContext.detected == .test else { return nil }
-    return TestFrameworkBridge.current?.currentTestID.map { CacheScope.test(TestID($0)) }
+    return TestFrameworkBridge.current?.currentTestID.map { CacheScope($0) }
   }
 
   /// Returns these values with every override of `other` applied on top.
@@ -120,17 +120,12 @@ extension DependencyValues {
     }
   }
 
-  /// An overriding value of a key, boxed with its type.
-  @usableFromInline
-  class Override: @unchecked Sendable {
-    // Unchecked: the only subclass holds a 'Sendable' value, immutably.
-    @usableFromInline init() {}
-  }
+  /// An overriding value of a key, boxed with its type: a ``TypedOverride``.
+  @usableFromInline typealias Override = any AnyObject & Sendable
 
   /// An overriding value of type `Value`.
   @usableFromInline
-  final class TypedOverride<Value: Sendable>: Override, @unchecked Sendable {
-    // Unchecked: a subclass of an unchecked class; 'value' is 'Sendable' and immutable.
+  final class TypedOverride<Value: Sendable>: Sendable {
     @usableFromInline let value: Value
 
     @usableFromInline init(_ value: Value) {
@@ -145,34 +140,17 @@ extension DependencyValues {
     let value: Override
   }
 
-  /// Where resolved values are cached, apart from the process-wide cache.
-  package enum CacheScope: Hashable, Sendable {
-    /// The test with this identifier.
-    case test(TestID)
-    /// A fresh scope that no other test shares.
-    case isolated(Int)
-  }
-}
+  /// Where resolved values are cached, apart from the process-wide cache: a running test, or
+  /// a scope of its own that no test shares.
+  package struct CacheScope: Hashable, @unchecked Sendable {
+    // Unchecked: 'AnyHashable' is not 'Sendable'; it only wraps the 'Sendable' value given to
+    // 'init'.
+    private let id: AnyHashable
 
-/// The identifier of a running test, as the test framework gives it.
-package struct TestID: Hashable, Sendable {
-  private let base: Base
-
-  private final class Base: Hashable, @unchecked Sendable {
-    // Unchecked: 'AnyHashable' is not 'Sendable'; it only wraps the 'Sendable' value given
-    // to 'TestID.init'.
-    let value: AnyHashable
-
-    init(_ value: AnyHashable) {
-      self.value = value
+    /// The scope identified by `id`: a test's identifier, as its framework gives it, or a new
+    /// value (a `UUID`) for a scope of its own.
+    package init(_ id: some Hashable & Sendable) {
+      self.id = AnyHashable(id)
     }
-
-    static func == (lhs: Base, rhs: Base) -> Bool { lhs.value == rhs.value }
-
-    func hash(into hasher: inout Hasher) { hasher.combine(value) }
-  }
-
-  package init(_ base: some Hashable & Sendable) {
-    self.base = Base(AnyHashable(base))
   }
 }

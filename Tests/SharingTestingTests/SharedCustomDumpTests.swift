@@ -10,6 +10,14 @@ import Testing
     #expect(String(customDumping: Shared<Int?>(value: nil)) == "#1 nil")
   }
 
+  @Test func sharedEmptyCollectionIsMarkedWithItsReference() {
+    #expect(String(customDumping: Shared(value: [String: Int]())) == "#1 [:]")
+    #expect(String(customDumping: Shared(value: [Int]())) == "#1 []")
+    var output = ""
+    customDump(Shared(value: [String: Int]()), to: &output, maxDepth: 0)
+    #expect(output == "#1 [:]")
+  }
+
   @Test func aRepeatOfTheSameReferenceIsMarkedAsARepeat() {
     let count = Shared(value: 0)
     let counts = Counts(

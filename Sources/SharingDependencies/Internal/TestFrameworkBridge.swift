@@ -1,8 +1,8 @@
 /// What the dependency system needs from a test framework, provided at run time by
 /// `SharingTesting` so that production code never links XCTest or Swift Testing.
 package protocol TestFrameworkBridgeProtocol: AnyObject, Sendable {
-  /// The bridge instance.
-  static var shared: any TestFrameworkBridgeProtocol { get }
+  /// Creates the bridge; ``TestFrameworkBridge/current`` creates one per process.
+  init()
 
   /// An identifier of the test running in the current task, if any.
   var currentTestID: (any Hashable & Sendable)? { get }
@@ -19,12 +19,11 @@ package protocol TestFrameworkBridgeProtocol: AnyObject, Sendable {
 
 /// Finds the bridge that `SharingTesting` provides, when it is linked into the process.
 enum TestFrameworkBridge {
-  /// The name `SharingTesting` gives its bridge type.
-  static let typeName = "SharingTesting._TestFrameworkBridge"
-
+  /// The bridge, created the first time it is needed; `nil` outside tests.
   static let current: (any TestFrameworkBridgeProtocol)? = {
     guard isTesting else { return nil }
-    guard let type = _typeByName(typeName) as? any TestFrameworkBridgeProtocol.Type else {
+    let type = _typeByName("SharingTesting._TestFrameworkBridge")
+    guard let type = type as? any TestFrameworkBridgeProtocol.Type else {
       RuntimeWarning.print(
         """
         'SharingTesting' is not linked into this test binary, so dependency values are not \
@@ -36,6 +35,6 @@ enum TestFrameworkBridge {
       )
       return nil
     }
-    return type.shared
+    return type.init()
   }()
 }

@@ -19,16 +19,12 @@ extension SharedReader: CustomDumpRepresentable {
 /// A shared value, which a dump marks with the identity of its reference, as swift-custom-dump
 /// marks the shared values of swift-sharing: `#1 0` the first time a reference is met, and
 /// `#1 Int(↩︎)` when it is met again.
-protocol DumpedWithIdentity: CustomDumpRepresentable {
-  var referenceIdentity: ObjectIdentifier { get }
+protocol DumpedWithIdentity<Value>: CustomDumpRepresentable {
   /// The type of the value, which names a repeat.
-  static var dumpedValueType: Any.Type { get }
+  associatedtype Value
+  var referenceIdentity: ObjectIdentifier { get }
 }
 
-extension Shared: DumpedWithIdentity {
-  static var dumpedValueType: Any.Type { Value.self }
-}
+extension Shared: DumpedWithIdentity {}
 
-extension SharedReader: DumpedWithIdentity {
-  static var dumpedValueType: Any.Type { Value.self }
-}
+extension SharedReader: DumpedWithIdentity {}

@@ -175,12 +175,10 @@ public final class SharedChangeTracker: Sendable {
   func unassertedChanges() -> [String] {
     base.allSnapshots
       .map { snapshot in
-        let current = snapshot.current()
-        let type = TypeName.of(Swift.type(of: snapshot.value))
-        let subject = snapshot.key ?? "value: \(String(reflecting: current))"
+        let current = String(reflecting: snapshot.current())
         return """
-          Tracked unasserted changes to 'Shared<\(type)>(\(subject))': \
-          \(String(reflecting: snapshot.value)) → \(String(reflecting: current))
+          Tracked unasserted changes to '\(Self.name(of: snapshot, value: current))': \
+          \(String(reflecting: snapshot.value)) → \(current)
           """
       }
       .sorted()
@@ -191,8 +189,7 @@ public final class SharedChangeTracker: Sendable {
     let dumper = Dumper()
     return base.assert {
       Dictionary(
-        base.allSnapshots.map { ($0.id, dumper.node(for: $0.value)) },
-        uniquingKeysWith: { first, _ in first }
+        uniqueKeysWithValues: base.allSnapshots.map { ($0.id, dumper.node(for: $0.value)) }
       )
     }
   }
@@ -208,7 +205,7 @@ public final class SharedChangeTracker: Sendable {
         let name = Self.name(of: snapshot)
         let current = snapshot.current()
         let comparison = DumpComparison(expected: snapshot.value, actual: current, tracker: base) {
-          AnyEquality.areEqual(snapshot.value, current)
+          (snapshot.value as? any Equatable).map { isEqual($0, current) }
         }
         guard !comparison.isEqual else { return nil }
         let isUnasserted = untouched[snapshot.id] == comparison.expected
@@ -227,10 +224,16 @@ public final class SharedChangeTracker: Sendable {
       .map(\.message)
   }
 
-  /// `Shared<Stats>` for a plain shared value, `Shared<Int>(<key>)` for a persisted one.
-  private static func name(of snapshot: ChangeTracker.Snapshot) -> String {
+  /// `Shared<Int>(<key>)` for a persisted value; for a plain one `Shared<Int>`, or
+  /// `Shared<Int>(value: 1)` given its `value`.
+  private static func name(of snapshot: ChangeTracker.Snapshot, value: String? = nil) -> String {
     let type = "Shared<\(TypeName.of(Swift.type(of: snapshot.value)))>"
-    guard let key = snapshot.key else { return type }
-    return "\(type)(\(key))"
+    guard let subject = snapshot.key ?? value.map({ "value: \($0)" }) else { return type }
+    return "\(type)(\(subject))"
   }
+}
+
+/// Whether `second` is a `T` equal to `first`; a value of another type is unequal.
+private func isEqual<T: Equatable>(_ first: T, _ second: Any) -> Bool {
+  first == second as? T
 }

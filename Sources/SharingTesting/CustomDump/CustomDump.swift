@@ -84,7 +84,7 @@ public func customDump<T>(
   maxDepth: Int = .max
 ) -> T {
   let dumper = Dumper(maxDepth: maxDepth, elementLimit: Dumper.defaultElementLimit)
-  let child = DumpChild(label: name.map(DumpLabel.field) ?? .none, node: dumper.node(for: value))
+  let child = DumpChild(label: name.map { [$0] } ?? [], node: dumper.node(for: value))
   let padding = String(repeating: " ", count: max(indent, 0))
   let lines = child.lines(comma: false).map { $0.isEmpty ? $0 : padding + $0 }
   target.write(lines.joined(separator: "\n"))

@@ -48,15 +48,5 @@ import SharingCore
 public func diff<T>(_ lhs: T, _ rhs: T, format: DiffFormat = .default) -> String? {
   let dumper = Dumper()
   let second = ChangeTracker.withoutAsserting { dumper.node(for: rhs) }
-  return diff(dumper.node(for: lhs), second, format: format)
-}
-
-/// Describes the difference between two dumps already rendered as trees, or returns `nil`
-/// if they are equal.
-///
-/// Rendering each side separately lets a caller dump the expected value where shared values
-/// read their snapshots, and the actual value where they read their current values.
-func diff(_ first: DumpNode, _ second: DumpNode, format: DiffFormat = .default) -> String? {
-  guard first != second else { return nil }
-  return NodeDiff.lines(first, second).map(format.format).joined(separator: "\n")
+  return NodeDiff.lines(dumper.node(for: lhs), second, format: format)?.joined(separator: "\n")
 }

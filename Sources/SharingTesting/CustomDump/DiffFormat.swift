@@ -38,11 +38,4 @@ public struct DiffFormat: Hashable, Sendable {
 
   /// The markers of the diffs in failure messages: `−` (U+2212 MINUS SIGN), `+` and a space.
   static let failureMessage = DiffFormat(first: "\u{2212}", second: "+", both: " ")
-
-  /// A line with its marker and a separating space; a blank line has no trailing spaces.
-  func format(_ line: DiffLine) -> String {
-    let marker = self[keyPath: line.marker]
-    guard !line.text.isEmpty else { return marker == " " ? "" : marker }
-    return "\(marker) \(line.text)"
-  }
 }

@@ -1,71 +1,46 @@
 extension DumpNode {
   /// The node's text, one entry per line, with children indented by two spaces.
   var lines: [String] {
-    switch self {
-    case .leaf(let text): text.lineFeedSeparated
-    case .container(let container): container.lines
+    if let singleLine { return [singleLine] }
+    if kind == .leaf { return text.lineFeedSeparated }
+    let body = children.indices.flatMap { index in
+      children[index].lines(comma: index < children.count - 1).map(\.indented)
     }
+    return [text] + body + [closing]
   }
 
   /// The node's text when it renders on a single line.
   var singleLine: String? {
-    switch self {
-    case .leaf(let text): text.unicodeScalars.contains("\n") ? nil : text
-    case .container(let container): container.singleLine
-    }
-  }
-
-  /// The node with its children elided, for unchanged subtrees in a diff.
-  var collapsed: DumpNode {
-    guard case .container(let container) = self, singleLine == nil else { return self }
-    return .leaf(container.collapsed)
-  }
-}
-
-extension DumpContainer {
-  var lines: [String] {
-    if let singleLine { return [singleLine] }
-    let body = children.indices.flatMap { index in
-      children[index].lines(comma: index < children.count - 1).map(\.indented)
-    }
-    return [opening] + body + [closing]
-  }
-
-  var singleLine: String? {
-    if children.isEmpty { return emptyForm }
+    if kind == .leaf { return text.unicodeScalars.contains("\n") ? nil : text }
     guard isInline else { return nil }
     let parts = children.compactMap(\.singleLine)
     guard parts.count == children.count else { return nil }
-    return opening + parts.joined(separator: ", ") + closing
+    return text + parts.joined(separator: ", ") + closing
+  }
+
+  /// The node with its children elided, such as `Stats(…)`, for unchanged subtrees in a diff.
+  var collapsed: DumpNode {
+    kind == .leaf || singleLine != nil ? self : .leaf("\(text)…\(closing)")
   }
 }
 
 extension DumpChild {
   /// The child's lines, its label before the first line of its value.
   func lines(comma: Bool) -> [String] {
-    var lines = label.prefixing(node.lines)
-    if comma, let last = lines.popLast() { lines.append(last + ",") }
+    var lines = Self.labeling(node.lines, with: label)
+    if comma { lines[lines.count - 1] += "," }
     return lines
   }
 
   var singleLine: String? {
-    guard let value = node.singleLine else { return nil }
-    let lines = label.prefixing([value])
-    return lines.count == 1 ? lines.first : nil
+    guard let value = node.singleLine, label.count <= 1 else { return nil }
+    return Self.labeling([value], with: label)[0]
   }
-}
 
-extension DumpLabel {
-  func prefixing(_ lines: [String]) -> [String] {
-    let labelLines: [String]
-    switch self {
-    case .none: return lines
-    case .field(let name): labelLines = [name]
-    case .index(let index): labelLines = ["[\(index)]"]
-    case .key(let key): labelLines = key.lines
-    }
-    return labelLines.dropLast() + [(labelLines.last ?? "") + ": " + (lines.first ?? "")]
-      + lines.dropFirst()
+  /// `lines` after the lines of `label` and `: `.
+  static func labeling(_ lines: [String], with label: [String]) -> [String] {
+    guard let last = label.last else { return lines }
+    return label.dropLast() + [last + ": " + lines[0]] + lines.dropFirst()
   }
 }
 

@@ -1,20 +1,14 @@
 /// A value rendered as a tree of text, the common ground of dumping and diffing.
 ///
 /// ``Dumper`` builds nodes from values; rendering turns them into lines, and ``NodeDiff``
-/// compares two trees node by node.
-indirect enum DumpNode: Equatable, Sendable {
-  /// Text that has no children: numbers, quoted strings, enum cases without payloads.
-  ///
-  /// The text may span lines (a `"""` string block); later lines are relative to the first.
-  case leaf(String)
-  /// A value with children: a struct, class, tuple, collection or enum payload.
-  case container(DumpContainer)
-}
-
-/// The children of a ``DumpNode`` together with the brackets that surround them.
-struct DumpContainer: Equatable, Sendable {
+/// compares two trees node by node. A node without children is a leaf: a number, a quoted
+/// string, an enum case without payload, an elided or empty container (`Stats(…)`, `[:]`).
+struct DumpNode: Equatable, Sendable {
   /// How children relate to each other, which decides how two containers are diffed.
   enum Kind: Equatable, Sendable {
+    /// Text without children. It may span lines (a `"""` string block); later lines are
+    /// relative to the first.
+    case leaf
     /// Named or positional fields of a struct, class, tuple or enum payload.
     case fields
     /// Ordered elements of a collection, labeled by index.
@@ -25,36 +19,23 @@ struct DumpContainer: Equatable, Sendable {
     case dictionary
   }
 
-  var kind: Kind
-  /// The text before the children, such as `Stats(` or `[`.
-  var opening: String
+  var kind = Kind.leaf
+  /// A leaf's text, or the text before a container's children, such as `Stats(` or `[`.
+  var text: String
   /// The text after the children, such as `)` or `]`.
-  var closing: String
+  var closing = ""
   /// Whether the children are printed on one line when they all fit on one.
   var isInline = false
-  var children: [DumpChild]
+  /// The children of a container, never empty: a container without any is a leaf.
+  var children: [DumpChild] = []
 
-  /// The container printed with its children elided, such as `Stats(…)`.
-  var collapsed: String { "\(opening)…\(closing)" }
-
-  /// The container printed without children, such as `Stats()` or `[:]`.
-  var emptyForm: String { kind == .dictionary ? "[:]" : opening + closing }
+  static func leaf(_ text: String) -> DumpNode { DumpNode(text: text) }
 }
 
-/// A child of a ``DumpContainer``: a node and the label it is printed after.
+/// A child of a container ``DumpNode``: a node and the label it is printed after.
 struct DumpChild: Equatable, Sendable {
-  var label: DumpLabel
+  /// The lines printed before the value and `: `: none (set elements, unlabeled tuple fields,
+  /// enum payloads), a field name, an index (`[3]`), or a dictionary key's dump.
+  var label: [String]
   var node: DumpNode
-}
-
-/// What precedes a child's value.
-enum DumpLabel: Equatable, Sendable {
-  /// Nothing, for set elements, unlabeled tuple fields and enum payloads.
-  case none
-  /// A field name, printed `name: `.
-  case field(String)
-  /// A collection index, printed `[3]: `.
-  case index(Int)
-  /// A dictionary key, printed as its own dump followed by `: `.
-  case key(DumpNode)
 }

@@ -16,7 +16,7 @@ extension Dumper {
   /// Elements of an ordered collection, labeled by index.
   func elements(of mirror: Mirror, context: Context) -> [DumpChild] {
     let children = mirror.children.enumerated().lazy.map { offset, child in
-      DumpChild(label: .index(offset), node: node(child.value, context: context))
+      DumpChild(label: ["[\(offset)]"], node: node(child.value, context: context))
     }
     return abbreviated(children, total: mirror.children.count)
   }
@@ -24,22 +24,22 @@ extension Dumper {
   /// Elements of a set, sorted by their dumps.
   func setElements(of mirror: Mirror, context: Context) -> [DumpChild] {
     let sorted = mirror.children
-      .map { DumpChild(label: .none, node: node($0.value, context: context)) }
-      .sorted { Self.sortKey($0.node) < Self.sortKey($1.node) }
+      .map { DumpChild(label: [], node: node($0.value, context: context)) }
+      .sorted { Self.sortKey($0.node.lines) < Self.sortKey($1.node.lines) }
     return abbreviated(sorted, total: sorted.count)
   }
 
-  /// Entries of a dictionary, sorted by the dumps of their keys.
+  /// Entries of a dictionary, labeled by the dumps of their keys and sorted by them.
   func entries(of mirror: Mirror, context: Context) -> [DumpChild] {
     let sorted = mirror.children
-      .compactMap { entry -> (key: DumpNode, value: DumpNode)? in
+      .compactMap { entry -> DumpChild? in
         let pair = Mirror(reflecting: entry.value).children.map(\.value)
         guard pair.count == 2 else { return nil }
-        return (node(pair[0], context: context), node(pair[1], context: context))
+        let key = node(pair[0], context: context).lines
+        return DumpChild(label: key, node: node(pair[1], context: context))
       }
-      .sorted { Self.sortKey($0.key) < Self.sortKey($1.key) }
-    let children = sorted.lazy.map { DumpChild(label: .key($0.key), node: $0.value) }
-    return abbreviated(children, total: sorted.count)
+      .sorted { Self.sortKey($0.label) < Self.sortKey($1.label) }
+    return abbreviated(sorted, total: sorted.count)
   }
 
   /// The first ``elementLimit`` of a collection's `total` elements, and `… (N more)` when
@@ -47,18 +47,18 @@ extension Dumper {
   private func abbreviated(_ children: some Sequence<DumpChild>, total: Int) -> [DumpChild] {
     let shown = Array(children.prefix(elementLimit ?? total))
     guard total > shown.count else { return shown }
-    return shown + [DumpChild(label: .none, node: .leaf("… (\(total - shown.count) more)"))]
+    return shown + [DumpChild(label: [], node: .leaf("… (\(total - shown.count) more)"))]
   }
 
-  private static func fieldLabel(_ label: String?) -> DumpLabel {
+  private static func fieldLabel(_ label: String?) -> [String] {
     // Mirrors label unlabeled tuple elements `.0`, `.1`, ….
     guard let label, !(label.first == "." && label.dropFirst().allSatisfy(\.isNumber)) else {
-      return .none
+      return []
     }
-    return .field(label)
+    return [label]
   }
 
-  static func sortKey(_ node: DumpNode) -> String {
-    node.lines.joined(separator: "\n")
+  private static func sortKey(_ lines: [String]) -> String {
+    lines.joined(separator: "\n")
   }
 }

@@ -13,9 +13,10 @@ extension Dumper {
     }
     let payloadMirror = Mirror(reflecting: payload.value)
     let opening = "\(prefix)\(payload.label ?? String(describing: value))("
-    return container(.fields, opening, ")", true, context, isInline: true) { context in
+    let shape = DumpNode(kind: .fields, text: opening, closing: ")", isInline: true)
+    return container(shape, true, context) { context in
       guard payloadMirror.displayStyle == .tuple else {
-        return [DumpChild(label: .none, node: node(payload.value, context: context))]
+        return [DumpChild(label: [], node: node(payload.value, context: context))]
       }
       return fields(of: payloadMirror, context: context)
     }

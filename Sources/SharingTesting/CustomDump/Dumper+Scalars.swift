@@ -5,15 +5,12 @@ extension Dumper {
   /// The text of a value that prints without children, or `nil` for other values.
   static func scalarText(_ value: Any) -> String? {
     switch value {
-    case let value as String: StringLiteral.render(value)
-    case let value as Substring: StringLiteral.render(value)
+    case let value as any StringProtocol: StringLiteral.render(value)
     case let value as StaticString: StringLiteral.render(value.description)
     case let value as Character: StringLiteral.quoted(String(value))
     case let value as Unicode.Scalar: StringLiteral.quoted(String(value))
-    case let value as Bool: value.description
-    case let value as any BinaryInteger: String(describing: value)
-    case let value as any BinaryFloatingPoint: String(describing: value)
-    case let value as Decimal: value.description
+    case is Bool, is any BinaryInteger, is any BinaryFloatingPoint, is Decimal:
+      String(describing: value)
     case let value as Date:
       "Date(\(value.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))))"
     case let value as URL: "URL(\(value.absoluteString))"

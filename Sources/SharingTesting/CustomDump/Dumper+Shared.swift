@@ -2,14 +2,16 @@ import SharingCore
 
 extension Dumper {
   /// A shared value: its value after the number of its reference, or a repeat mark.
-  func sharedNode(_ shared: any DumpedWithIdentity, context: Context) -> DumpNode {
-    let typeName = TypeName.of(type(of: shared).dumpedValueType)
+  func sharedNode<Value>(_ shared: some DumpedWithIdentity<Value>, context: Context) -> DumpNode {
+    let typeName = TypeName.of(Value.self)
     let (number, isRepeat) = context.references.number(
       of: shared.referenceIdentity,
       typeName: typeName
     )
     guard !isRepeat else { return .leaf("#\(number) \(typeName)(↩︎)") }
-    return node(shared.customDumpValue, context: context).prefixed(by: "#\(number) ")
+    var value = node(shared.customDumpValue, context: context)
+    value.text = "#\(number) " + value.text
+    return value
   }
 }
 
@@ -26,18 +28,5 @@ final class DumpedReferences {
     counts[typeName] = number
     numbers[identity] = number
     return (number, false)
-  }
-}
-
-extension DumpNode {
-  /// The node with `prefix` before its first line.
-  func prefixed(by prefix: String) -> DumpNode {
-    switch self {
-    case .leaf(let text):
-      return .leaf(prefix + text)
-    case .container(var container):
-      container.opening = prefix + container.opening
-      return .container(container)
-    }
   }
 }

@@ -60,11 +60,10 @@ struct Dumper {
       return node(value, mirror: reflectable.customDumpMirror, context: context)
     }
     if let text = Self.scalarText(value) { return .leaf(text) }
-    guard let mirror = (value as? any CustomReflectable)?.customMirror else {
-      return node(value, mirror: Mirror(reflecting: value), context: context)
-    }
-    // A mirror keeps no value, so a scalar or a payload-free enum case behind a wrapper
-    // cannot be recovered from it; the wrapper's description stands in.
+    let mirror = Mirror(reflecting: value)
+    // A `customMirror` may describe another value. A mirror keeps no value, so a scalar or a
+    // payload-free enum case behind such a wrapper cannot be recovered from it; the wrapper's
+    // description stands in.
     if mirror.subjectType != type(of: value), mirror.children.isEmpty,
       mirror.displayStyle == nil || mirror.displayStyle == .enum
     {
@@ -82,7 +81,7 @@ struct Dumper {
       return .leaf("\(typeName)(↩︎)")
     }
     let hasChildren = Self.hasChildren(mirror)
-    let (kind, opening, closing, children): (DumpContainer.Kind, String, String, Children)
+    let (kind, opening, closing, children): (DumpNode.Kind, String, String, Children)
     switch mirror.displayStyle {
     case .optional:
       guard let wrapped = mirror.children.first?.value else { return .leaf("nil") }
@@ -100,34 +99,28 @@ struct Dumper {
       }
       (kind, opening, closing, children) = (.fields, "\(typeName)(", ")", fields(of:context:))
     }
-    return container(kind, opening, closing, hasChildren, context) { children(mirror, $0) }
+    let shape = DumpNode(kind: kind, text: opening, closing: closing)
+    return container(shape, hasChildren, context) { children(mirror, $0) }
   }
 
   /// How the children of a container are dumped from its mirror.
   typealias Children = (Mirror, Context) -> [DumpChild]
 
-  /// A container node, its children elided beyond ``maxDepth``.
+  /// A container node of the given shape, filled with the children `children` dumps, elided
+  /// beyond ``maxDepth``; a leaf when it has none.
   func container(
-    _ kind: DumpContainer.Kind,
-    _ opening: String,
-    _ closing: String,
+    _ shape: DumpNode,
     _ hasChildren: Bool,
     _ context: Context,
-    isInline: Bool = false,
     children: (Context) -> [DumpChild]
   ) -> DumpNode {
-    var container = DumpContainer(
-      kind: kind,
-      opening: opening,
-      closing: closing,
-      isInline: isInline,
-      children: []
-    )
-    if context.depth >= maxDepth {
-      return .leaf(hasChildren ? container.collapsed : container.emptyForm)
+    let empty = DumpNode.leaf(shape.kind == .dictionary ? "[:]" : shape.text + shape.closing)
+    guard context.depth < maxDepth else {
+      return hasChildren ? .leaf("\(shape.text)…\(shape.closing)") : empty
     }
-    container.children = children(context.child)
-    return .container(container)
+    var node = shape
+    node.children = children(context.child)
+    return node.children.isEmpty ? empty : node
   }
 
   static func hasChildren(_ mirror: Mirror) -> Bool {

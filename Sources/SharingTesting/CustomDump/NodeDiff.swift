@@ -4,62 +4,76 @@
 /// position, array and set elements by a shortest edit script, dictionary entries by key.
 /// Unchanged children print collapsed (`stats: Stats(…)`), and runs of two or more unchanged
 /// elements in a collection print as `… (N unchanged)`. Anything else falls back to a line
-/// diff of the two renderings.
-enum NodeDiff {
-  static func lines(_ first: DumpNode, _ second: DumpNode) -> [DiffLine] {
-    child(
-      DumpChild(label: .none, node: first),
-      DumpChild(label: .none, node: second),
-      (false, false)
-    )
+/// diff of the two renderings. Each line is written with its ``DiffFormat`` marker as it is
+/// found.
+struct NodeDiff {
+  /// The markers of the lines.
+  let format: DiffFormat
+  /// The indentation of the lines diffed: two spaces per container they are in.
+  var indent = ""
+
+  /// The lines of the diff of two dumps, with the markers of `format`; `nil` if they are
+  /// equal.
+  ///
+  /// Dumped separately, the expected value can be dumped where shared values read their
+  /// snapshots, and the actual value where they read their current values.
+  static func lines(_ first: DumpNode, _ second: DumpNode, format: DiffFormat) -> [String]? {
+    guard first != second else { return nil }
+    let (a, b) = (DumpChild(label: [], node: first), DumpChild(label: [], node: second))
+    return NodeDiff(format: format).child(a, b, (false, false))
   }
 
   /// Whether each side's rendering of a child ends in a comma.
   typealias Commas = (first: Bool, second: Bool)
 
-  private static func child(
-    _ first: DumpChild,
-    _ second: DumpChild,
-    _ commas: Commas
-  ) -> [DiffLine] {
+  /// A line of text with its marker and indentation; a blank line has no trailing spaces.
+  private func line(_ marker: KeyPath<DiffFormat, String>, _ text: String) -> String {
+    let marker = format[keyPath: marker]
+    guard !text.isEmpty else { return marker == " " ? "" : marker }
+    return "\(marker) \(indent)\(text)"
+  }
+
+  private func child(_ first: DumpChild, _ second: DumpChild, _ commas: Commas) -> [String] {
     if first.node == second.node {
       // Unchanged, so collapsed. A comma that only one side has is not a change worth showing,
       // so the second side's punctuation is used.
       let collapsed = DumpChild(label: second.label, node: second.node.collapsed)
-      return collapsed.lines(comma: commas.second).map(DiffLine.both)
+      return collapsed.lines(comma: commas.second).map { line(\.both, $0) }
     }
-    guard
-      first.label == second.label,
-      case .container(let a) = first.node,
-      case .container(let b) = second.node,
-      let steps = alignment(a, b)
-    else {
-      return EditScript.lines(first.lines(comma: commas.first), second.lines(comma: commas.second))
+    let (a, b) = (first.node, second.node)
+    guard first.label == second.label, let steps = Self.alignment(a, b) else {
+      let (old, new) = (first.lines(comma: commas.first), second.lines(comma: commas.second))
+      return EditScript.align(old, new).map { step in
+        switch step {
+        case .both(_, let j): line(\.both, new[j])
+        case .first(let i): line(\.first, old[i])
+        case .second(let j): line(\.second, new[j])
+        }
+      }
     }
-    let header = DumpChild(label: first.label, node: .leaf(a.opening)).lines(comma: false)
-    let body = children(steps, a.children, b.children, collapsesRuns: a.kind != .fields)
-    return header.map(DiffLine.both) + body.map(\.indented)
-      + [.both(b.closing + (commas.second ? "," : ""))]
+    let header = DumpChild.labeling([a.text], with: first.label).map { line(\.both, $0) }
+    let body = NodeDiff(format: format, indent: indent + "  ")
+      .children(steps, a.children, b.children, collapsesRuns: a.kind != .fields)
+    return header + body + [line(\.both, b.closing + (commas.second ? "," : ""))]
   }
 
   /// How the children of two containers correspond, or `nil` when they are not comparable
   /// child by child.
-  private static func alignment(_ a: DumpContainer, _ b: DumpContainer) -> [EditStep]? {
+  private static func alignment(_ a: DumpNode, _ b: DumpNode) -> [EditStep]? {
     guard
-      a.kind == b.kind, a.opening == b.opening, a.closing == b.closing,
-      !a.children.isEmpty, !b.children.isEmpty,
+      a.kind == b.kind, a.text == b.text, a.closing == b.closing,
       a.singleLine == nil, b.singleLine == nil
     else { return nil }
     switch a.kind {
+    case .leaf:
+      return nil
     case .fields:
       guard a.children.map(\.label) == b.children.map(\.label) else { return nil }
       return a.children.indices.map { .both($0, $0) }
     case .elements:
-      return pairingChanges(
-        EditScript.align(a.children.map(\.node), b.children.map(\.node)),
-        a.children,
-        b.children
-      )
+      return EditScript.align(a.children.map(\.node), b.children.map(\.node)) {
+        a.children[$0].label == b.children[$1].label
+      }
     case .set:
       return EditScript.align(a.children.map(\.node), b.children.map(\.node))
     case .dictionary:
@@ -67,50 +81,19 @@ enum NodeDiff {
     }
   }
 
-  /// Pairs removed and inserted elements at the same index, so a changed element is diffed
-  /// in place rather than printed twice.
-  private static func pairingChanges(
-    _ steps: [EditStep],
-    _ a: [DumpChild],
-    _ b: [DumpChild]
-  ) -> [EditStep] {
-    var result: [EditStep] = []
-    var removed: [Int] = []
-    var inserted: [Int] = []
-    func flush() {
-      let pairs = zip(removed, inserted).filter { a[$0].label == b[$1].label }
-      let (paired, pairedInserted) = (Set(pairs.map(\.0)), Set(pairs.map(\.1)))
-      result +=
-        pairs.map(EditStep.both) + removed.filter { !paired.contains($0) }.map(EditStep.first)
-        + inserted.filter { !pairedInserted.contains($0) }.map(EditStep.second)
-      (removed, inserted) = ([], [])
-    }
-    for step in steps {
-      switch step {
-      case .first(let i): removed.append(i)
-      case .second(let j): inserted.append(j)
-      case .both:
-        flush()
-        result.append(step)
-      }
-    }
-    flush()
-    return result
-  }
-
   /// The diff of two containers' children, following an alignment.
-  private static func children(
+  private func children(
     _ steps: [EditStep],
     _ a: [DumpChild],
     _ b: [DumpChild],
     collapsesRuns: Bool
-  ) -> [DiffLine] {
-    var lines: [DiffLine] = []
+  ) -> [String] {
+    var lines: [String] = []
     var run: [(Int, Int)] = []
     func commas(_ i: Int, _ j: Int) -> Commas { (i < a.count - 1, j < b.count - 1) }
     func flushRun() {
       if collapsesRuns, run.count > 1, let (i, j) = run.last {
-        lines.append(.both("… (\(run.count) unchanged)" + (commas(i, j).second ? "," : "")))
+        lines.append(line(\.both, "… (\(run.count) unchanged)" + (commas(i, j).second ? "," : "")))
       } else {
         for (i, j) in run { lines += child(a[i], b[j], commas(i, j)) }
       }
@@ -126,9 +109,9 @@ enum NodeDiff {
       case .both(let i, let j):
         lines += child(a[i], b[j], commas(i, j))
       case .first(let i):
-        lines += a[i].lines(comma: i < a.count - 1).map(DiffLine.first)
+        lines += a[i].lines(comma: i < a.count - 1).map { line(\.first, $0) }
       case .second(let j):
-        lines += b[j].lines(comma: j < b.count - 1).map(DiffLine.second)
+        lines += b[j].lines(comma: j < b.count - 1).map { line(\.second, $0) }
       }
     }
     flushRun()

@@ -23,11 +23,7 @@ public import Testing
 /// but the cases of a parameterized test, and repeated runs, share a test's cache; the trait
 /// gives each of them its own. On a suite, the trait applies to each test in it.
 public struct DependenciesTrait: TestTrait, SuiteTrait, TestScoping {
-  private let updateValues: @Sendable (inout DependencyValues) throws -> Void
-
-  init(_ updateValues: @escaping @Sendable (inout DependencyValues) throws -> Void) {
-    self.updateValues = updateValues
-  }
+  let updateValues: @Sendable (inout DependencyValues) throws -> Void
 
   /// Whether a suite applies the trait to each test it contains: always `true`.
   public var isRecursive: Bool { true }
@@ -44,11 +40,7 @@ public struct DependenciesTrait: TestTrait, SuiteTrait, TestScoping {
     testCase: Test.Case?,
     performing function: @Sendable () async throws -> Void
   ) async throws {
-    try await withTestDependencies {
-      try updateValues(&$0)
-    } operation: {
-      try await function()
-    }
+    try await withTestDependencies(updateValues, operation: function)
   }
 }
 
@@ -90,7 +82,7 @@ extension Trait where Self == DependenciesTrait {
   public static func dependencies(
     _ updateValues: @escaping @Sendable (inout DependencyValues) throws -> Void
   ) -> Self {
-    Self(updateValues)
+    Self(updateValues: updateValues)
   }
 
   /// Gives each run of a test fresh dependency values: the default of every dependency is

@@ -1,3 +1,4 @@
+import Foundation
 public import SharingDependencies
 
 /// Runs an operation with fresh dependency values, and optional overrides.
@@ -47,7 +48,7 @@ public func withTestDependencies<R>(
   operation: () throws -> R
 ) rethrows -> R {
   try withDependencies {
-    $0.cacheScope = FreshCacheScope.next()
+    $0.cacheScope = DependencyValues.CacheScope(UUID())
     try updateValuesForOperation(&$0)
   } operation: {
     try operation()
@@ -80,7 +81,7 @@ public func withTestDependencies<R>(
   operation: () async throws -> R
 ) async rethrows -> R {
   try await withDependencies {
-    $0.cacheScope = FreshCacheScope.next()
+    $0.cacheScope = DependencyValues.CacheScope(UUID())
     try await updateValuesForOperation(&$0)
   } operation: {
     try await operation()

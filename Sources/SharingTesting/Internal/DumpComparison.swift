@@ -32,16 +32,13 @@ struct DumpComparison {
 
   /// A failure message: `title: …`, the diff and its legend; or, when the dumps are equal,
   /// `undetected` followed by the actual dump.
-  func message(
-    title: String,
-    undetected: String,
-    format: DiffFormat = .failureMessage
-  ) -> String {
-    guard let difference = diff(expected, actual, format: format) else {
+  func message(title: String, undetected: String) -> String {
+    let format = DiffFormat.failureMessage
+    guard let difference = NodeDiff.lines(expected, actual, format: format) else {
       return """
         \(undetected)
 
-        \(Self.indented(actual.lines.joined(separator: "\n")))
+        \(Self.indented(actual.lines))
         """
     }
     return """
@@ -67,7 +64,7 @@ struct DumpComparison {
     )
   }
 
-  static func indented(_ text: String) -> String {
-    text.lineFeedSeparated.map(\.indented).joined(separator: "\n")
+  private static func indented(_ lines: [String]) -> String {
+    lines.map(\.indented).joined(separator: "\n")
   }
 }

@@ -8,11 +8,9 @@ import XCTest
 /// Production modules find this type by name at run time (see `TestFrameworkBridgeProtocol`),
 /// so they never link a test framework themselves.
 public final class _TestFrameworkBridge: TestFrameworkBridgeProtocol {
-  package static let shared: any TestFrameworkBridgeProtocol = _TestFrameworkBridge()
-
   private let xctest = XCTestRunObserver()
 
-  private init() {
+  package init() {
     XCTestObservationCenter.shared.addTestObserver(xctest)
   }
 
@@ -42,7 +40,7 @@ public final class _TestFrameworkBridge: TestFrameworkBridgeProtocol {
       )
       return true
     }
-    guard xctest.isRunningTest else { return false }
+    guard xctest.currentTestID != nil else { return false }
     XCTFail(message, file: filePath, line: line)
     return true
   }
@@ -50,34 +48,28 @@ public final class _TestFrameworkBridge: TestFrameworkBridgeProtocol {
 
 /// Follows XCTest's test cases, which run one at a time, to give each its own identity.
 private final class XCTestRunObserver: NSObject, XCTestObservation, Sendable {
-  private struct State {
-    var generation = 0
-    // The observer is registered from inside the first test that needs it, so it misses
-    // that test's start: assume XCTest runs one, unless this process runs Swift Testing
-    // (`swift test` runs each library in a process of its own).
-    var isRunningTest = !ProcessInfo.processInfo.arguments.contains("--testing-library")
-  }
-
-  private let state = Locked(State())
+  /// How many test cases started, and the number of the one running, `nil` when none runs.
+  ///
+  /// The observer is registered from inside the first test that needs it, so it misses that
+  /// test's start: it assumes XCTest runs one, unless this process runs Swift Testing
+  /// (`swift test` runs each library in a process of its own).
+  private let state = Locked(
+    (started: 0, running: ProcessInfo.processInfo.arguments.contains("--testing-library") ? nil : 0)
+  )
 
   /// The running test case's identity, or `nil` when none runs.
   var currentTestID: String? {
-    state.withLock { $0.isRunningTest ? "xctest-\($0.generation)" : nil }
+    state.withLock { $0.running.map { "xctest-\($0)" } }
   }
-
-  var isRunningTest: Bool { state.withLock(\.isRunningTest) }
 
   func testCaseWillStart(_ testCase: XCTestCase) {
     state.withLock {
-      $0.generation += 1
-      $0.isRunningTest = true
+      $0.started += 1
+      $0.running = $0.started
     }
   }
 
   func testCaseDidFinish(_ testCase: XCTestCase) {
-    state.withLock {
-      $0.generation += 1
-      $0.isRunningTest = false
-    }
+    state.withLock { $0.running = nil }
   }
 }
