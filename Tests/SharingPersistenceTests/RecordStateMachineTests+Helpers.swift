@@ -37,7 +37,7 @@ struct MachineUnderTest {
   /// - Returns: Whether it is.
   @discardableResult
   mutating func load(_ read: Result<StoredSnapshot<Data>, any Error>) -> Bool {
-    let outcome = machine.loadEnded(machine.loadStarted(), read, isLastAttempt: false)
+    let outcome = machine.loadEnded(machine.loadStarted(), read, isLastAttempt: false) {}
     if outcome == .deliver { _ = machine.deliveryEnded() }
     return outcome == .deliver
   }

@@ -21,7 +21,7 @@ extension RecordStateMachineTests {
     let load = record.machine.loadStarted()
     record.machine.transactionBegan()
     _ = record.machine.transactionEnded(wrote: (Data("2".utf8), Data("2".utf8)))
-    let outcome = record.machine.loadEnded(load, .success(snapshot("1")), isLastAttempt: false)
+    let outcome = record.machine.loadEnded(load, .success(snapshot("1")), isLastAttempt: false) {}
     #expect(outcome == .readAgain)
   }
 
@@ -29,7 +29,7 @@ extension RecordStateMachineTests {
     let write = try taken(record.save("2", .immediate))
     let load = record.machine.loadStarted()
     _ = record.land(write)
-    let outcome = record.machine.loadEnded(load, .success(snapshot("1")), isLastAttempt: false)
+    let outcome = record.machine.loadEnded(load, .success(snapshot("1")), isLastAttempt: false) {}
     #expect(outcome == .readAgain)
   }
 
@@ -37,7 +37,7 @@ extension RecordStateMachineTests {
     try record.watch(finding: nil)
     let load = record.machine.loadStarted()
     record.loseStore()
-    let outcome = record.machine.loadEnded(load, .success(snapshot("1")), isLastAttempt: false)
+    let outcome = record.machine.loadEnded(load, .success(snapshot("1")), isLastAttempt: false) {}
     #expect(outcome == .readAgain)
   }
 
@@ -46,7 +46,7 @@ extension RecordStateMachineTests {
     let read = try reading(record.machine.changeNoticed(stamp: nil))
     let load = record.machine.loadStarted()
     #expect(names(record.read(read, finding: "9")) == ["deliver 9"])
-    let outcome = record.machine.loadEnded(load, .success(snapshot("8")), isLastAttempt: false)
+    let outcome = record.machine.loadEnded(load, .success(snapshot("8")), isLastAttempt: false) {}
     #expect(outcome == .waitForOthers)
   }
 
@@ -54,7 +54,7 @@ extension RecordStateMachineTests {
     try record.watch(finding: nil)
     _ = try reading(record.machine.changeNoticed(stamp: nil))
     let load = record.machine.loadStarted()
-    let outcome = record.machine.loadEnded(load, .success(snapshot("8")), isLastAttempt: true)
+    let outcome = record.machine.loadEnded(load, .success(snapshot("8")), isLastAttempt: true) {}
     #expect(outcome == .waitForOthers)
   }
 
@@ -64,7 +64,7 @@ extension RecordStateMachineTests {
     try record.watch(finding: nil)
     let write = try taken(record.save("2", .immediate))
     let load = record.machine.loadStarted()
-    let outcome = record.machine.loadEnded(load, .success(snapshot("1")), isLastAttempt: true)
+    let outcome = record.machine.loadEnded(load, .success(snapshot("1")), isLastAttempt: true) {}
     #expect(outcome == .deliver)
     #expect(!names(record.land(write)).contains("read"))
     #expect(names(record.machine.deliveryEnded()) == ["read"])
@@ -78,7 +78,7 @@ extension RecordStateMachineTests {
     let read = try reading(record.machine.changeNoticed(stamp: nil))
     #expect(names(record.read(read, finding: "2")) == ["deliver 2"])
     _ = record.machine.deliveryEnded()
-    let outcome = record.machine.loadEnded(load, .success(snapshot("1")), isLastAttempt: true)
+    let outcome = record.machine.loadEnded(load, .success(snapshot("1")), isLastAttempt: true) {}
     // What the load read is older than what was delivered: it is handed over first, and the
     // read that brings the store's value back comes after its delivery, not before.
     #expect(outcome == .deliver)
@@ -93,7 +93,7 @@ extension RecordStateMachineTests {
     #expect(names(record.save("2")).last == "schedule 1.0 seconds")
     // The shared values hold "2", which a throttled write reads when it is made: handing
     // them "1" would write "1" in its place.
-    let outcome = record.machine.loadEnded(load, .success(snapshot("1")), isLastAttempt: false)
+    let outcome = record.machine.loadEnded(load, .success(snapshot("1")), isLastAttempt: false) {}
     #expect(outcome == .readAgain)
   }
 
@@ -101,14 +101,39 @@ extension RecordStateMachineTests {
     try record.watch(finding: nil)
     _ = try reading(record.machine.changeNoticed(stamp: nil))
     let load = record.machine.loadStarted()
-    let outcome = record.machine.loadEnded(load, .failure(Denied()), isLastAttempt: false)
+    let outcome = record.machine.loadEnded(load, .failure(Denied()), isLastAttempt: false) {}
     #expect(outcome == .deliverBesideAnother)
+  }
+
+  @Test mutating func aLoadWaitingForADeliveryIsResumedOnceItEnded() throws {
+    try record.watch(finding: nil)
+    let read = try reading(record.machine.changeNoticed(stamp: nil))
+    let load = record.machine.loadStarted()
+    #expect(names(record.read(read, finding: "9")) == ["deliver 9"])
+    let outcome = record.machine.loadEnded(load, .success(snapshot("9")), isLastAttempt: false) {}
+    #expect(outcome == .waitForOthers)
+    #expect(names(record.machine.deliveryEnded()) == ["resume 1 loads"])
+  }
+
+  /// A transaction whose outcome is unknown asks for a read, which delivers: the load waits
+  /// for both, and is resumed once, after the delivery.
+  @Test mutating func aLoadWaitingForATransactionIsResumedOnlyOnceWhatItAskedForEnded() throws {
+    try record.watch(finding: nil)
+    record.machine.transactionBegan()
+    let load = record.machine.loadStarted()
+    let outcome = record.machine.loadEnded(load, .success(snapshot("1")), isLastAttempt: false) {}
+    #expect(outcome == .waitForOthers)
+    let ended = record.machine.transactionEnded(wrote: nil, outcomeUnknown: true)
+    #expect(!names(ended).contains("resume 1 loads"))
+    #expect(names(record.read(try reading(ended), finding: "2")) == ["deliver 2"])
+    #expect(names(record.machine.deliveryEnded()) == ["resume 1 loads"])
+    #expect(names(record.machine.deliveryEnded()).isEmpty)
   }
 
   @Test mutating func aLoadWaitsForATransactionUnderWayEvenOnItsLastAttempt() {
     record.machine.transactionBegan()
     let load = record.machine.loadStarted()
-    let outcome = record.machine.loadEnded(load, .success(snapshot("1")), isLastAttempt: true)
+    let outcome = record.machine.loadEnded(load, .success(snapshot("1")), isLastAttempt: true) {}
     #expect(outcome == .waitForOthers)
   }
 

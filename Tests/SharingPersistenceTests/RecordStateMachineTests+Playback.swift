@@ -224,7 +224,7 @@ extension RecordStateMachineTests {
       record.machine.loadStarted(),
       .failure(CancellationError()),
       isLastAttempt: false
-    )
+    ) {}
     #expect(outcome == .deliver)
     #expect(names(record.machine.deliveryEnded()) == ["retry after 0.05 seconds"])
   }

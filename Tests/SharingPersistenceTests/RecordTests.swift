@@ -111,7 +111,7 @@ import Testing
     defer { unsubscribe() }
     store.contents.withLock { $0 = bytes("1") }
     Thread.detachNewThread { record.changeNoticed() }
-    isDelivering.wait()
+    #expect(isDelivering.wait(timeout: .now() + 10) == .success)
 
     let reads = Locked(0)
     let loaded = DispatchSemaphore(value: 0)
@@ -128,7 +128,7 @@ import Testing
     // Until the load waits, or has read more than twice, which it must not.
     while record.waitingLoads == 0, reads.withLock({ $0 }) < 3 { sched_yield() }
     endDelivery.signal()
-    loaded.wait()
+    #expect(loaded.wait(timeout: .now() + 10) == .success)
     #expect(reads.withLock { $0 } == 2)
   }
 
@@ -153,6 +153,32 @@ import Testing
     #expect(handed == "10")
   }
   #if os(Linux)
+    /// With no interval, a change is written at once, but never on the thread that changed
+    /// the value, which a store on a network would hold for a round trip: only an explicit
+    /// save is made on the thread that asks.
+    @Test func aChangeWithNoIntervalIsNotWrittenOnTheChangingThread() {
+      let store = GatedStore()
+      let record = Record(
+        io: store,
+        machine: RecordStateMachine(interval: .zero),
+        scheduler: ManualWriteScheduler(),
+        pendingWrites: PendingWrites(),
+        writeThread: .scheduled
+      )
+      record.holderAdded()
+      record.load { _ in }
+      let changeReturned = DispatchSemaphore(value: 0)
+      Thread.detachNewThread {
+        record.save({ bytes("1") }, urgency: .throttled, continuation: SaveContinuation { _ in })
+        changeReturned.signal()
+      }
+      #expect(store.writing.wait(timeout: .now() + 10) == .success)
+      #expect(changeReturned.wait(timeout: .now() + 10) == .success)
+      store.release.signal()
+      record.flushAndWait()
+      #expect(text(store.contents.withLock { $0 }) == "1")
+    }
+
     /// A save awaited off the main thread is written on the thread that asks; a save made
     /// meanwhile waits for that write, and is then written on a thread of the system's, not on
     /// the asking thread, which returns to its caller once its own write ended.
@@ -172,7 +198,7 @@ import Testing
         record.save({ bytes("1") }, urgency: .immediate, continuation: SaveContinuation { _ in })
         firstReturned.signal()
       }
-      store.writing.wait()
+      #expect(store.writing.wait(timeout: .now() + 10) == .success)
       let secondWritten = DispatchSemaphore(value: 0)
       record.save(
         { bytes("2") },
@@ -180,11 +206,11 @@ import Testing
         continuation: SaveContinuation { _ in secondWritten.signal() }
       )
       store.release.signal()
-      store.writing.wait()
+      #expect(store.writing.wait(timeout: .now() + 10) == .success)
       // The second write waits at the gate: the first save has returned all the same.
       #expect(firstReturned.wait(timeout: .now() + 10) == .success)
       store.release.signal()
-      secondWritten.wait()
+      #expect(secondWritten.wait(timeout: .now() + 10) == .success)
       #expect(text(store.contents.withLock { $0 }) == "2")
     }
   #endif

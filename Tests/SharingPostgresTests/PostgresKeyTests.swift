@@ -58,25 +58,26 @@ import Testing
   #if os(Linux)
     /// Here the threads of the system's that writes are sent to are the threads tasks run on:
     /// a save awaited off the main thread is written on the thread that asks for it, and
-    /// resumes its caller without a hand-over to another thread.
-    @Test func anAwaitedSaveOffTheMainThreadIsWrittenBeforeTheCallReturns() async {
+    /// resumes its caller there, without a hand-over to another thread.
+    @Test func anAwaitedSaveOffTheMainThreadIsWrittenOnTheThreadThatAsks() async {
       let key: PostgresKey<Int> = withDependencies {
         $0.defaultPostgresDatabase = database
       } operation: {
         .postgres("count")
       }
-      let resumedBeforeReturning = await withCheckedContinuation { done in
+      let resumedOnTheAskingThread = await withCheckedContinuation { done in
         Thread.detachNewThread {
-          let result = Locked<Result<Void, any Error>?>(nil)
+          let asking = pthread_self()
+          let resumedOn = Locked<pthread_t?>(nil)
           key.save(
             5,
             context: .userInitiated,
-            continuation: SaveContinuation { outcome in result.withLock { $0 = outcome } }
+            continuation: SaveContinuation { _ in resumedOn.withLock { $0 = pthread_self() } }
           )
-          done.resume(returning: result.withLock { (try? $0?.get()) != nil })
+          done.resume(returning: resumedOn.withLock { $0 } == asking)
         }
       }
-      #expect(resumedBeforeReturning)
+      #expect(resumedOnTheAskingThread)
       #expect(database.storedJSON(forKey: "count") == "5")
     }
   #endif

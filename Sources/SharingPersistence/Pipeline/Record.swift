@@ -19,8 +19,8 @@ package final class Record<IO: RecordIO>: FlushableRecord {
     case calling
     /// On a thread of the system's for an explicit save, which may be asked for from the
     /// cooperative pool (on Linux, one awaited off the main thread is made on the thread
-    /// that asks); others on the scheduler's: for stores whose writes
-    /// wait on a network.
+    /// that asks), and for a change when no interval applies; others on the scheduler's: for
+    /// stores whose writes wait on a network.
     case scheduled
   }
 
@@ -113,7 +113,9 @@ package final class Record<IO: RecordIO>: FlushableRecord {
     let actions = state.withLock {
       $0.machine.saved(write, urgency: urgency, interval: interval, now: now)
     }
-    run(actions, onAskingThread: true)
+    // An explicit save's write, taken now, may be made on this thread; a change's never is.
+    let asked = urgency == .immediate ? actions.lazy.compactMap(\.ticket).first : nil
+    run(actions, askedWrite: asked?.sequence)
   }
 
   package func flush(_ done: @escaping @Sendable () -> Void) {
@@ -246,33 +248,33 @@ package final class Record<IO: RecordIO>: FlushableRecord {
 
   private func run(
     _ decided: (actions: [RecordAction<Stamp>], marks: [Int: UInt64]),
-    onAskingThread: Bool = false
+    askedWrite: UInt64? = nil
   ) {
-    run(decided.actions, marks: decided.marks, onAskingThread: onAskingThread)
+    run(decided.actions, marks: decided.marks, askedWrite: askedWrite)
   }
 
   /// Performs actions in order, with no lock held; a delivery hands each subscriber its
   /// mark in `marks`.
   ///
-  /// - Parameter onAskingThread: Whether the thread is the one that saved the change the
-  ///   actions may write (see ``perform(_:onAskingThread:_:)``).
+  /// - Parameter askedWrite: The sequence number of the write of an explicit save asked for
+  ///   on this thread, if the actions may make it (see ``perform(_:askedWrite:_:)``).
   private func run(
     _ actions: [RecordAction<Stamp>],
     marks: [Int: UInt64] = [:],
-    onAskingThread: Bool = false
+    askedWrite: UInt64? = nil
   ) {
     for action in actions {
       switch action {
       case .write(let ticket):
-        perform(ticket, onAskingThread: onAskingThread) { [self] _ in write(ticket) }
+        perform(ticket, askedWrite: askedWrite) { [self] _ in write(ticket) }
       case .checkBeforeWriting(let ticket):
-        perform(ticket, onAskingThread: onAskingThread) { [self] onAskingThread in
+        perform(ticket, askedWrite: askedWrite) { [self] askedWrite in
           let read = Result { try io.read() }
           let refusal = io.refusal(cause: read.error)
           let now = scheduler.now()
           run(
             decide { $0.checkedBeforeWriting(ticket, read, refusal: refusal, now: now) },
-            onAskingThread: onAskingThread
+            askedWrite: askedWrite
           )
         }
       case .schedule(let delay, let isRetry):
@@ -318,23 +320,26 @@ package final class Record<IO: RecordIO>: FlushableRecord {
   /// Runs a write where ``writeThread`` says. A throttled one is taken by the scheduler, on
   /// its thread, or after another write, on that one's.
   ///
-  /// On Linux the threads of the system's are the ones tasks run on: a save awaited off the
-  /// main thread is made on the thread that asks (`onAskingThread`), where sending it to
-  /// another thread would only add a hand-over each way. A save taken after the write under
-  /// way is not made on that write's thread, which then returns to its own caller. `work` is
-  /// told whether it runs on the asking thread.
+  /// On Linux the threads of the system's are the ones tasks run on: the write of an explicit
+  /// save awaited off the main thread (`askedWrite`, the sequence number of its ticket) is
+  /// made on the thread that asks, where sending it to another thread would only add a
+  /// hand-over each way. Any other write of a store on a network is not: a change's, nor a
+  /// save's taken after the write under way, whose thread then returns to its own caller.
+  /// `work` is told the write asked for on its thread, if it runs on it.
   private func perform(
     _ ticket: WriteTicket,
-    onAskingThread: Bool,
-    _ work: @escaping @Sendable (_ onAskingThread: Bool) -> Void
+    askedWrite: UInt64?,
+    _ work: @escaping @Sendable (_ askedWrite: UInt64?) -> Void
   ) {
-    guard case .scheduled = writeThread, ticket.isUrgent else { return work(onAskingThread) }
+    guard case .scheduled = writeThread, ticket.isUrgent else { return work(askedWrite) }
     #if os(Linux)
-      if onAskingThread, !ticket.write.continuations.isEmpty, !Thread.isMainThread {
-        return work(true)
+      if ticket.sequence == askedWrite, !ticket.write.continuations.isEmpty,
+        !Thread.isMainThread
+      {
+        return work(askedWrite)
       }
     #endif
-    DispatchQueue.global().async { work(false) }
+    DispatchQueue.global().async { work(nil) }
   }
 
   private func write(_ ticket: WriteTicket) {

@@ -48,6 +48,14 @@ extension RecordAction {
   var isDelivery: Bool {
     if case .deliver = self { true } else { false }
   }
+
+  /// The write this action makes, or checks the store before making.
+  var ticket: WriteTicket? {
+    switch self {
+    case .write(let ticket), .checkBeforeWriting(let ticket): ticket
+    default: nil
+    }
+  }
 }
 
 /// A change waiting to be written: how to encode it, called only when it is written, and the

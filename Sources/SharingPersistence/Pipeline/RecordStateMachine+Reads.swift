@@ -24,7 +24,7 @@ extension RecordStateMachine {
     _ ticket: ReadTicket,
     _ read: Result<StoredSnapshot<Stamp>, any Error>,
     isLastAttempt: Bool,
-    resume: @escaping @Sendable () -> Void = {}
+    resume: @escaping @Sendable () -> Void
   ) -> LoadOutcome {
     if case .success = read {
       // A transaction, read or delivery under way is short, and what it brings would land
