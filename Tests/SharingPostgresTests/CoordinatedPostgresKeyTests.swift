@@ -1,6 +1,7 @@
 import Dispatch
 import SharingCore
 import SharingDependencies
+import SharingPersistence
 import SharingPostgres
 import Testing
 
@@ -30,6 +31,29 @@ import Testing
     // Once per row.
     @Shared(.postgres("count")) var again = 0
     _ = (coordinated, again)
+  }
+
+  /// A plain change waiting to be written holds its row's key: a coordinated key made
+  /// meanwhile is reported, as that write could land over a coordinated change.
+  @Test func aCoordinatedKeyMadeWhileAPlainChangeOfTheRowWaitsIsReported() {
+    let scheduler = ManualWriteScheduler()
+    let database = PostgresDatabase.inMemory(scheduler: scheduler)
+    withDependencies {
+      $0.defaultPostgresDatabase = database
+    } operation: {
+      do {
+        @Shared(.postgres("count")) var plain = 0
+        $plain.withLock { $0 = 1 }
+      }
+      withKnownIssue {
+        @Shared(.postgres("count", .coordinated)) var coordinated = 0
+        _ = coordinated
+      } matching: { issue in
+        issue.description.contains("used both with and without '.coordinated'")
+      }
+      scheduler.advance()
+    }
+    #expect(database.storedJSON(forKey: "count") == "1")
   }
 
   @Test func missingRowIsInsertedThenChanged() throws {

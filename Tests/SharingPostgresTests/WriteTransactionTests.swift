@@ -136,9 +136,10 @@ import Testing
       """
     )
     defer { _ = try? table.cluster.psql("DROP OWNED BY \(role); DROP ROLE \(role)") }
-    let writer = table.database(
-      table.cluster.connectionString.replacingOccurrences(of: "user=sharing", with: "user=\(role)")
-    )
+    let connectionString = table.cluster.connectionString
+      .replacingOccurrences(of: "user=sharing", with: "user=\(role)")
+    try #require(connectionString.contains("user=\(role)"))
+    let writer = table.database(connectionString)
     try await withDependencies {
       $0.defaultPostgresDatabase = writer
     } operation: {
