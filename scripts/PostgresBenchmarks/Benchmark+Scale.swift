@@ -14,7 +14,7 @@ extension Benchmark {
     connected. pgbench: 16 clients (2 threads), each running `UPDATE bench_plain SET value =
     value + 1 WHERE id = :client_id + 1` (a plain table, no trigger, the simple protocol) for
     the same seconds, on the same cluster. The three run one after the other, in rounds (3
-    unless `--rounds` says otherwise): each rate printed is the median over the rounds, each
+    unless `--rounds` says otherwise), pgbench last in odd rounds and first in even ones: each rate printed is the median over the rounds, each
     share of pgbench the median of the rounds' shares, a round's library rate over the same
     round's pgbench, every round's listed. "notifying": the same on a table whose trigger
     calls `pg_notify` for each row, as the first release's trigger did. Coordinated changes: 4 processes run
@@ -24,8 +24,8 @@ extension Benchmark {
     time, and divided by the changes made.
     """
 
-  /// One round of the commits row: the 16 processes none listening, then each listening,
-  /// then pgbench's plain updates, for `seconds` each, in that order, on one cluster.
+  /// One round of the commits row: the 16 processes none listening, each listening, and
+  /// pgbench's plain updates, for `seconds` each, one after the other, on one cluster.
   struct CommitRound {
     let quiet: Double
     let listening: Double
@@ -33,18 +33,22 @@ extension Benchmark {
   }
 
   /// `count` rounds of the commits row, one after the other: a round's figures are compared
-  /// with its own pgbench, which ran beside them, rather than with another round's.
+  /// with its own pgbench, which ran beside them, rather than with another round's. Odd
+  /// rounds run pgbench last, even ones first, so that a drift of the machine does not fall
+  /// on one side only.
   static func commitRounds(
     _ cluster: PostgresCluster,
     seconds: Int,
     count: Int
   ) throws -> [CommitRound] {
     try (1...count).map { round in
-      CommitRound(
-        quiet: try ownKeyCommits(cluster, seconds: seconds, listening: false, round: round),
-        listening: try ownKeyCommits(cluster, seconds: seconds, listening: true, round: round),
-        pgbench: try pgbenchUpdates(cluster, seconds: seconds, round: round)
-      )
+      let isPgbenchFirst = round.isMultiple(of: 2)
+      var pgbench = 0.0
+      if isPgbenchFirst { pgbench = try pgbenchUpdates(cluster, seconds: seconds, round: round) }
+      let quiet = try ownKeyCommits(cluster, seconds: seconds, listening: false, round: round)
+      let listening = try ownKeyCommits(cluster, seconds: seconds, listening: true, round: round)
+      if !isPgbenchFirst { pgbench = try pgbenchUpdates(cluster, seconds: seconds, round: round) }
+      return CommitRound(quiet: quiet, listening: listening, pgbench: pgbench)
     }
   }
 
