@@ -27,6 +27,18 @@ import Testing
       let key: PostgresKey<Int> = .postgres("count")
       try await save(1, with: key)
       try await eventually("the listener registered") { try table.listenerCount() == 1 }
+      // The reader's own reads go through the relay too: its load, the check of its watch,
+      // and the read once its bucket is heard. They end before the write is counted.
+      let listener = key.database.store.listener
+      let bucket = KeyBuckets.bucket(of: "count")
+      await eventually("the reader loaded, and its bucket heard") {
+        !held.isLoading
+          && listener.stateDescription.hasPrefix("listening: true, heard: [\(bucket)]")
+      }
+      listener.waitForNotifications()
+      await eventually("no read of the row under way") {
+        key.row.stateDescription.contains("reading: nil, isDelivering: false")
+      }
       relay.startRecording()
       let before = relay.roundTrips
       try await save(2, with: key)
