@@ -100,8 +100,13 @@ extension Shared where Value: Sendable {
     fileID: StaticString,
     line: UInt
   ) {
-    let use = KeyUse(key, saver: key, site: CallSite(fileID: fileID, line: line))
-    self.init(reference: use.root(initialValue: initialValue))
+    let root = RootReference.persisted(
+      by: key,
+      saver: key,
+      initialValue: initialValue,
+      site: CallSite(fileID: fileID, line: line)
+    )
+    self.init(reference: root)
   }
 
   /// Creates a shared value from a key whose store must have a value.
@@ -115,7 +120,7 @@ extension Shared where Value: Sendable {
   ///   failed to load with.
   public init(require key: some SharedKey<Value>) async throws {
     let value = try await requireValue(for: key)
-    self.init(reference: KeyUse(key, saver: key, site: nil).root { value })
+    self.init(reference: RootReference.persisted(by: key, saver: key, holding: value))
   }
 
   /// Makes this shared value, and every copy of it, use another key, then loads it.
@@ -123,7 +128,7 @@ extension Shared where Value: Sendable {
   /// - Parameter key: The key to use from now on.
   public func load(_ key: some SharedKey<Value>) async throws {
     let value = wrappedValue
-    box.repoint(to: KeyUse(key, saver: key, site: nil).root { value })
+    box.repoint(to: RootReference.persisted(by: key, saver: key, holding: value))
     try await load()
   }
 

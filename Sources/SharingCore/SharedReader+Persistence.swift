@@ -88,8 +88,13 @@ extension SharedReader where Value: Sendable {
     fileID: StaticString,
     line: UInt
   ) {
-    let use = KeyUse(key, saver: nil, site: CallSite(fileID: fileID, line: line))
-    self.init(reference: use.root(initialValue: initialValue))
+    let root = RootReference.persisted(
+      by: key,
+      saver: nil,
+      initialValue: initialValue,
+      site: CallSite(fileID: fileID, line: line)
+    )
+    self.init(reference: root)
   }
 
   /// Creates a reader from a key whose store must have a value.
@@ -103,7 +108,7 @@ extension SharedReader where Value: Sendable {
 
   init(requiring key: any SharedReaderKey<Value>) async throws {
     let value = try await requireValue(for: key)
-    self.init(reference: KeyUse(key, saver: nil, site: nil).root { value })
+    self.init(reference: RootReference.persisted(by: key, saver: nil, holding: value))
   }
 
   /// Makes this reader, and every copy of it, use another key, then loads it.
@@ -115,7 +120,7 @@ extension SharedReader where Value: Sendable {
 
   func move(to key: any SharedReaderKey<Value>) async throws {
     let value = wrappedValue
-    box.repoint(to: KeyUse(key, saver: nil, site: nil).root { value })
+    box.repoint(to: RootReference.persisted(by: key, saver: nil, holding: value))
     try await load()
   }
 

@@ -32,8 +32,8 @@ protocol Persistence<Value>: AnyObject, Sendable {
 /// updated by the key's subscription, and saved through the key after every change the
 /// program makes.
 final class KeyPersistence<Value: Sendable>: Persistence, @unchecked Sendable {
-  // Unchecked: mutable state lives in 'state', behind its lock; 'root' is set once, before the root
-  // is shared; the rest is immutable.
+  // Unchecked: mutable state lives in 'state', behind its lock; 'root' and 'registration' are set
+  // once, before the root is shared; the rest is immutable.
   /// The root, which holds this part for as long as it lives.
   private(set) unowned var root: RootReference<Value>!
   let key: any SharedReaderKey<Value>
@@ -42,7 +42,7 @@ final class KeyPersistence<Value: Sendable>: Persistence, @unchecked Sendable {
   let savesWrites: Bool
   let coordination: Coordination<Value>?
   /// Where the root is registered, to unregister it when it goes away.
-  private let registration: (registry: PersistentReferences, id: KeyID)?
+  private var registration: (registry: PersistentReferences, id: KeyID, root: ObjectIdentifier)?
   private let state: Locked<State>
 
   private struct State {
@@ -55,41 +55,52 @@ final class KeyPersistence<Value: Sendable>: Persistence, @unchecked Sendable {
     var turns = TurnClaim<DispatchSemaphore>()
   }
 
-  /// A root persisted by the key of `use`, starting from `initialValue`, and its part.
+  /// A root persisted by `key`, starting from `initialValue`, and its part.
   ///
-  /// A reader's use saves through its key if it can: the key instance that subscribed
-  /// writes, so that it can tell its own writes from others' (appStorage does). The root of a
-  /// key whose store keeps roots saves nothing: the store holds every write.
-  ///
-  /// - Parameter registry: Where the root is registered under `id`, if it is.
+  /// - Parameters:
+  ///   - saver: The key to save through; `nil` for a reader, which saves through `key` if it
+  ///     can: the key instance that subscribed writes, so that it can tell its own writes
+  ///     from others' (appStorage does).
+  ///   - keepsReference: Whether the key's store keeps the root, holding every write.
+  ///   - registry: Where the root is registered under `id`, if it is.
   static func root(
-    for use: KeyUse<Value>,
+    persistedBy key: any SharedReaderKey<Value>,
+    saver: (any SharedKey<Value>)?,
     initialValue: Value,
+    keepsReference: Bool,
     registeredIn registry: (PersistentReferences, id: KeyID)? = nil
   ) -> (root: RootReference<Value>, persistence: KeyPersistence) {
-    let persistence = KeyPersistence(use, initialValue: initialValue, registration: registry)
+    let persistence = KeyPersistence(
+      key: key,
+      saver: saver ?? key as? any SharedKey<Value>,
+      initialValue: initialValue,
+      keepsReference: keepsReference
+    )
     let root = RootReference(value: initialValue, persistence: persistence)
     persistence.root = root
+    persistence.registration = registry.map { ($0, $1, ObjectIdentifier(root)) }
     return (root, persistence)
   }
 
   private init(
-    _ use: KeyUse<Value>,
+    key: any SharedReaderKey<Value>,
+    saver: (any SharedKey<Value>)?,
     initialValue: Value,
-    registration: (PersistentReferences, id: KeyID)?
+    keepsReference: Bool
   ) {
-    let saver = use.saver ?? use.key as? any SharedKey<Value>
-    self.key = use.key
+    self.key = key
     self.initialValue = initialValue
-    self.savesWrites = use.store == nil
-    self.coordination = savesWrites ? saver?._coordinatedKey.map(Coordination.init(key:)) : nil
-    self.registration = registration
+    self.savesWrites = !keepsReference
+    self.coordination =
+      keepsReference ? nil : saver?._coordinatedKey.map(Coordination.init(key:))
     self.state = Locked(State(saver: saver))
   }
 
   deinit {
     state.withLock { $0.subscription }?.cancel()
-    if let registration { registration.registry.removeReleased(registration.id) }
+    if let registration {
+      registration.registry.remove(registration.id, ifIdenticalTo: registration.root)
+    }
   }
 
   var keyDescription: String { String(reflecting: key) }

@@ -24,15 +24,25 @@ public struct _ReferenceStore: Sendable {
     id.keptRoot()?.typed(Value.self)
   }
 
-  /// The root the store keeps for the value the key persists, created and kept if there is
-  /// none.
+  /// The root the store keeps for the value `key` persists, created and kept if there is none.
   ///
-  /// A root created starts from the store's value if the use loads, and is kept unless
-  /// another shared value kept one first. The store is read where it is, and nothing but
-  /// shared values changes it, so the root has no load and no subscription. A dependency being
-  /// built on another thread may keep a root for the key and change it: that root is waited
-  /// for, and wins.
-  func root<Value>(for use: KeyUse<Value>, initialValue: () -> Value) -> RootReference<Value> {
+  /// A root created starts from the store's value if `loading`, and is kept unless another
+  /// shared value kept one first. The store is read where it is, and nothing but shared values
+  /// changes it, so the root has no load and no subscription. A dependency being built on
+  /// another thread may keep a root for the key and change it: that root is waited for, and
+  /// wins.
+  ///
+  /// - Parameters:
+  ///   - saver: `key`, as a key that saves its value; `nil` for a reader.
+  ///   - loading: Whether a root created starts from the store's value.
+  ///   - site: Where the declaration gives `initialValue` as its default, if it does.
+  func root<Value: Sendable>(
+    persisting key: any SharedReaderKey<Value>,
+    saver: (any SharedKey<Value>)?,
+    initialValue: () -> Value,
+    loading: Bool,
+    site: CallSite?
+  ) -> RootReference<Value> {
     let kept: AnyRootReference
     if let existing = id.keptRoot() {
       kept = existing
@@ -40,14 +50,26 @@ public struct _ReferenceStore: Sendable {
       // The default is evaluated before the wait: a dependency may be built meanwhile.
       let value = initialValue()
       DependencyResolution.waitForValuesBeingBuilt()
-      let (created, _) = KeyPersistence.root(for: use, initialValue: value)
-      if use.loading, let stored = id.storedValue(of: Value.self) {
+      let (created, _) = KeyPersistence.root(
+        persistedBy: key,
+        saver: saver,
+        initialValue: value,
+        keepsReference: true
+      )
+      if loading, let stored = id.storedValue(of: Value.self) {
         created.write(from: .store) { $0 = stored }
       }
-      kept = id.keep(AnyRootReference(created, site: use.site))
+      kept = id.keep(AnyRootReference(created, site: site))
     }
     if let root = kept.typed(Value.self) { return root }
-    return PersistentReferences.current.typed(kept, for: use, initialValue: initialValue)
+    return PersistentReferences.current.typed(
+      kept,
+      for: key,
+      saver: saver,
+      initialValue: initialValue,
+      site: site,
+      keepsReference: true
+    )
   }
 }
 
