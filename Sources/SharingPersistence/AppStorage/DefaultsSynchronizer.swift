@@ -60,8 +60,8 @@ final class DefaultsSynchronizer: Sendable {
     }
   }
 
-  /// Synchronizes the store of `keys` with its file, `file`, holding the lock of every store
-  /// file in use; returns what the file holds afterwards, the changes written, and the
+  /// Synchronizes the store of `keys` with its file, `file` (`nil` where Foundation keeps
+  /// stores some other way), holding the lock of every store file in use; returns what the file holds afterwards, the changes written, and the
   /// processor time Foundation took (while it blocks every access to user defaults).
   ///
   /// A file that is not a property list is kept aside first, unless it was already. Foundation
@@ -73,10 +73,10 @@ final class DefaultsSynchronizer: Sendable {
   ///   store could not be kept aside (nothing is written in the last two cases).
   func synchronize(
     _ keys: DefaultsKeys,
-    _ file: DefaultsFile
+    _ file: DefaultsFile?
   ) throws -> (contents: Data?, written: [String: Bool], work: Duration) {
     try Self.synchronizing.withLock {
-      let paths = files.withLock { Set($0.keys).union([file.path]).sorted() }
+      let paths = files.withLock { Set($0.keys).union(file.map { [$0.path] } ?? []).sorted() }
       var locks: [FileLock] = []
       defer { for lock in locks { lock.unlock() } }
       // Taken in the same order by every process, so that none waits for another that
@@ -90,7 +90,7 @@ final class DefaultsSynchronizer: Sendable {
             )
           )
         } catch {
-          if path == file.path {
+          if let file, path == file.path {
             throw AppStorageError.notSaved(
               path: path,
               reason: file.reasonItCannotBeWritten() ?? "\(error)"
@@ -101,7 +101,7 @@ final class DefaultsSynchronizer: Sendable {
           // store over what its holder writes.
           guard (error as? FileError)?.isLockTimeout == true else { continue }
           throw AppStorageError.notSaved(
-            path: file.path,
+            path: file?.path,
             reason: """
               Foundation writes every store of the process at once, and the store file at \
               \(path) stayed locked past the wait (\(error))
@@ -116,7 +116,7 @@ final class DefaultsSynchronizer: Sendable {
         try keepAsideIfUnparseable(other, bytes)
         contentsOfPath[path] = .some(bytes)
       }
-      let before = contentsOfPath[file.path] ?? nil
+      let before = file.flatMap { contentsOfPath[$0.path] } ?? nil
       let (written, synchronized, work) = files.withLock { files in
         for (path, opened) in files
         where contentsOfPath[path] == nil
@@ -141,10 +141,10 @@ final class DefaultsSynchronizer: Sendable {
         let (synchronized, work) = measuringProcessorTime { keys.store.base.synchronize() }
         return (written, synchronized, work)
       }
-      let after = try file.contents()
+      let after = try file?.contents()
       // Foundation's result covers every store of the process: whether this one was
       // written is told by its own file.
-      if !synchronized, after == before, let reason = file.reasonItCannotBeWritten() {
+      if !synchronized, after == before, let file, let reason = file.reasonItCannotBeWritten() {
         throw AppStorageError.notSaved(path: file.path, reason: reason)
       }
       return (after, written, work)
