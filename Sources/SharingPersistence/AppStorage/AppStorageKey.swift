@@ -44,6 +44,8 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
   /// The key's hold on its store's record; it also identifies the key's writes, so that its
   /// own subscription does not hear them back.
   private let holder: DefaultsHolder
+  /// Whether the key's playbacks overlapped its saves.
+  private let overlap = Locked(PlaybackOverlap())
   private var record: DefaultsRecord { holder.record }
   private var writer: ObjectIdentifier { ObjectIdentifier(holder) }
 
@@ -64,11 +66,11 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
   /// to it. A save of the key made meanwhile is followed by a playback of the store to the
   /// key's subscriptions, so that the shared value ends with what the store holds.
   public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
-    holder.overlap.withLock { $0.playbackBegan() }
+    overlap.withLock { $0.playbackBegan() }
     continuation.resume(
       with: read(default: context.initialValue) { continuation.writeBackFinished($0) }
     )
-    guard holder.overlap.withLock({ $0.loadEnded() }) else { return }
+    guard overlap.withLock({ $0.loadEnded() }) else { return }
     playBackToSubscriptions()
   }
 
@@ -81,7 +83,7 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
       key: key,
       writer: writer,
       onChange: { [self] in
-        holder.overlap.withLock { $0.playbackBegan() }
+        overlap.withLock { $0.playbackBegan() }
         repeat {
           // Counted before the store is read: a change the program makes since is newer than
           // what it holds, and the shared value keeps it.
@@ -90,7 +92,7 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
             with: read(default: context.initialValue) { subscriber.writeBackFinished($0) },
             decidedAt: decidedAt
           )
-        } while holder.overlap.withLock { $0.playbackEnded() }
+        } while overlap.withLock { $0.playbackEnded() }
       },
       onRetry: { subscriber.writeBackFinished($0) }
     )
@@ -111,9 +113,9 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
     context: SaveContext,
     continuation: SaveContinuation
   ) {
-    holder.overlap.withLock { $0.saveBegan() }
+    overlap.withLock { $0.saveBegan() }
     store(value(), context: context, continuation: continuation)
-    guard holder.overlap.withLock({ $0.saveEnded() }) else { return }
+    guard overlap.withLock({ $0.saveEnded() }) else { return }
     playBackToSubscriptions()
   }
 
