@@ -79,24 +79,31 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
     context: LoadContext<Value>,
     subscriber: SharedSubscriber<Value>
   ) -> SharedSubscription {
-    let cancel = record.subscribe(
-      key: key,
-      writer: writer,
-      onChange: { [self] in
-        overlap.withLock { $0.playbackBegan() }
-        repeat {
-          // Counted before the store is read: a change the program makes since is newer than
-          // what it holds, and the shared value keeps it.
-          let decidedAt = subscriber.programWriteCount
-          subscriber.yield(
-            with: read(default: context.initialValue) { subscriber.writeBackFinished($0) },
-            decidedAt: decidedAt
-          )
-        } while overlap.withLock { $0.playbackEnded() }
-      },
-      onRetry: { subscriber.writeBackFinished($0) }
+    // The store's keys tell the key when its value changes other than through it, or the
+    // store's file can no longer be read; the record watches the file, and tells the outcome
+    // of writing a failed change again.
+    let id = record.keys.subscribe(key: key, writer: writer) { [self] in
+      overlap.withLock { $0.playbackBegan() }
+      repeat {
+        // Counted before the store is read: a change the program makes since is newer than
+        // what it holds, and the shared value keeps it.
+        let decidedAt = subscriber.programWriteCount
+        subscriber.yield(
+          with: read(default: context.initialValue) { subscriber.writeBackFinished($0) },
+          decidedAt: decidedAt
+        )
+      } while overlap.withLock { $0.playbackEnded() }
+    }
+    let stop = record.subscribe(
+      DefaultsRecord.Subscriber(
+        onChange: { [weak record] read, _ in record?.played(read) },
+        onRetry: { subscriber.writeBackFinished($0) }
+      )
     )
-    return SharedSubscription(cancel)
+    return SharedSubscription { [keys = record.keys] in
+      keys.unsubscribe(id)
+      stop()
+    }
   }
 
   /// Writes the value to the store, and the store to disk: soon after a change, at once for
