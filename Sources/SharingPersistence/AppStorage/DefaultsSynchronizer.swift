@@ -61,8 +61,9 @@ final class DefaultsSynchronizer: Sendable {
   }
 
   /// Synchronizes the store of `keys` with its file, `file` (`nil` where Foundation keeps
-  /// stores some other way), holding the lock of every store file in use; returns what the file holds afterwards, the changes written, and the
-  /// processor time Foundation took (while it blocks every access to user defaults).
+  /// stores some other way), holding the lock of every store file in use; returns what the
+  /// file holds afterwards, the changes written, and the processor time Foundation took
+  /// (while it blocks every access to user defaults).
   ///
   /// A file that is not a property list is kept aside first, unless it was already. Foundation
   /// writes every store of the process: the changes of every store in use are prepared
