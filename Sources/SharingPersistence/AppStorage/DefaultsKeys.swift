@@ -145,12 +145,6 @@ final class DefaultsKeys: Sendable {
 
   // MARK: Synchronizing
 
-  /// Whether the store holds changes made through these keys since it was last
-  /// synchronized.
-  var hasChanges: Bool {
-    state.withLock { !$0.changed.isEmpty }
-  }
-
   /// The keys changed in the store since it was last synchronized, which a synchronization
   /// with a file holding `contents` writes next, and whether each is a removal.
   ///

@@ -119,14 +119,11 @@ final class DefaultsSynchronizer: Sendable {
       }
       let before = file.flatMap { contentsOfPath[$0.path] } ?? nil
       let (written, synchronized, work) = files.withLock { files in
-        for (path, opened) in files
-        where contentsOfPath[path] == nil
-          && opened.keys.values.contains(where: \.hasChanges)
-        {
-          // NB: Opened since the files were locked, with changes Foundation is about to write:
-          //     its default values are checked against its file, locked if the lock is free.
-          //     One held elsewhere is not waited for, as its turn in the order has passed: the
-          //     store is then written without it (see the CHANGELOG's known problems).
+        for path in files.keys where contentsOfPath[path] == nil {
+          // NB: Opened since the files were locked: the default values Foundation is about to
+          //     write are checked against its file, locked if the lock is free. One held
+          //     elsewhere is not waited for, as its turn in the order has passed: the store is
+          //     then written without it (see the CHANGELOG's known problems).
           let other = URL(fileURLWithPath: path)
           if let lock = try? DiskFileSystem(lockTimeout: .zero).lock(other, exclusive: true) {
             locks.append(lock)
