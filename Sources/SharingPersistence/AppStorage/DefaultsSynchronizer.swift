@@ -21,9 +21,8 @@ final class DefaultsSynchronizer: Sendable {
   static let shared = DefaultsSynchronizer()
 
   private struct File {
-    /// The number of records of the file.
-    var records = 0
-    /// The keys of each record of the file: synchronizing any store writes all of them.
+    /// The keys of each record of the file, which is in use while it has one: synchronizing
+    /// any store writes all of them.
     var keys: [ObjectIdentifier: DefaultsKeys] = [:]
     /// The unreadable bytes last kept aside, and where.
     var kept: (bytes: Data, path: String)?
@@ -45,18 +44,14 @@ final class DefaultsSynchronizer: Sendable {
 
   /// Locks `file` around every synchronization, and prepares the changes of `keys` to it,
   /// until ``close(_:keys:)``.
-  func open(_ file: DefaultsFile, keys: DefaultsKeys? = nil) {
-    files.withLock { files in
-      files[file.path, default: File()].records += 1
-      if let keys { files[file.path]?.keys[ObjectIdentifier(keys)] = keys }
-    }
+  func open(_ file: DefaultsFile, keys: DefaultsKeys) {
+    files.withLock { $0[file.path, default: File()].keys[ObjectIdentifier(keys)] = keys }
   }
 
-  func close(_ file: DefaultsFile, keys: DefaultsKeys? = nil) {
+  func close(_ file: DefaultsFile, keys: DefaultsKeys) {
     files.withLock { files in
-      files[file.path]?.records -= 1
-      if let keys { files[file.path]?.keys[ObjectIdentifier(keys)] = nil }
-      if files[file.path]?.records == 0 { files[file.path] = nil }
+      files[file.path]?.keys[ObjectIdentifier(keys)] = nil
+      if files[file.path]?.keys.isEmpty == true { files[file.path] = nil }
     }
   }
 
