@@ -27,9 +27,9 @@ import Testing
     subscribe("other", by: second, calling: "other")
     call(keys.store(1, forKey: "count", by: ObjectIdentifier(first)))
     #expect(told.withLock { $0 } == ["second"])
-    call(keys.change(forKey: "count", isRemoval: false) { store.base.set(1, forKey: "count") })
+    call(keys.store(1, forKey: "count"))
     #expect(told.withLock { $0 } == ["second"])
-    call(keys.change(forKey: "count", isRemoval: false) { store.base.set(2, forKey: "count") })
+    call(keys.store(2, forKey: "count"))
     #expect(told.withLock { $0 } == ["second", "first", "second"])
   }
 

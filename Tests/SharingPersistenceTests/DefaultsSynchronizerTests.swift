@@ -12,9 +12,10 @@ import Testing
   let synchronizer = DefaultsSynchronizer.shared
 
   @Test func unreadableBytesAreKeptAsideOncePerVersion() throws {
-    let (file, _) = try storeWithFile(Data("not a property list".utf8))
-    synchronizer.open(file)
-    defer { synchronizer.close(file) }
+    let (file, store) = try storeWithFile(Data("not a property list".utf8))
+    let keys = keys(of: store)
+    synchronizer.open(file, keys: keys)
+    defer { synchronizer.close(file, keys: keys) }
     let error = try synchronizer.keepAsideIfUnparseable(file, file.contents())
     #expect("\(try #require(error))".contains(file.path))
     try synchronizer.keepAsideIfUnparseable(file, file.contents())
@@ -27,9 +28,10 @@ import Testing
   @Test func aPropertyListIsNotKeptAside() throws {
     let (file, store) = try storeWithFile(nil)
     store.set(1, forKey: "count")
-    synchronizer.open(file)
-    defer { synchronizer.close(file) }
-    let contents = try synchronizer.synchronize(keys(of: store), file).contents
+    let keys = keys(of: store)
+    synchronizer.open(file, keys: keys)
+    defer { synchronizer.close(file, keys: keys) }
+    let contents = try synchronizer.synchronize(keys, file).contents
     #expect(try synchronizer.keepAsideIfUnparseable(file, contents) == nil)
     #expect(try keptFiles(of: file).isEmpty)
   }
@@ -49,15 +51,16 @@ import Testing
   /// the lock of each store file in use, so that no process's keys are written over.
   @Test func aSynchronizationHoldsTheLockOfEveryStoreFileInUse() async throws {
     let (file, store) = try storeWithFile(nil)
-    let (other, _) = try storeWithFile(nil)
-    synchronizer.open(file)
-    synchronizer.open(other)
+    let (other, otherStore) = try storeWithFile(nil)
+    let (keys, otherKeys) = (keys(of: store), keys(of: otherStore))
+    synchronizer.open(file, keys: keys)
+    synchronizer.open(other, keys: otherKeys)
     defer {
-      synchronizer.close(file)
-      synchronizer.close(other)
+      synchronizer.close(file, keys: keys)
+      synchronizer.close(other, keys: otherKeys)
     }
     let held = try DiskFileSystem().lock(other.url, exclusive: true)
-    let synchronization = BackgroundSynchronization(synchronizer, keys(of: store), file)
+    let synchronization = BackgroundSynchronization(synchronizer, keys, file)
     #expect(synchronization.outcome(within: .milliseconds(300)) == nil)
     held.unlock()
     #expect(synchronization.outcome(within: .seconds(30)) != nil)
@@ -70,17 +73,18 @@ import Testing
   @Test func aStoreFileLockedElsewhereFailsTheSynchronizationOfAnotherStore() throws {
     let synchronizer = DefaultsSynchronizer(lockTimeout: .milliseconds(200))
     let (file, store) = try storeWithFile(nil)
-    let (locked, _) = try storeWithFile(nil)
-    synchronizer.open(file)
-    synchronizer.open(locked)
+    let (locked, lockedStore) = try storeWithFile(nil)
+    let (keys, lockedKeys) = (keys(of: store), keys(of: lockedStore))
+    synchronizer.open(file, keys: keys)
+    synchronizer.open(locked, keys: lockedKeys)
     defer {
-      synchronizer.close(file)
-      synchronizer.close(locked)
+      synchronizer.close(file, keys: keys)
+      synchronizer.close(locked, keys: lockedKeys)
     }
     let held = try lockAsAnotherProcess(locked)
     defer { close(held) }
     let error = #expect(throws: AppStorageError.self) {
-      try synchronizer.synchronize(keys(of: store), file)
+      try synchronizer.synchronize(keys, file)
     }
     #expect("\(String(describing: error))".contains("\(locked.path) stayed locked past the wait"))
   }
@@ -92,11 +96,12 @@ import Testing
     @Test func aDefaultOfAStoreOpenedDuringASynchronizationIsCheckedAgainstItsFile() throws {
       let (file, store) = try storeWithFile(nil)
       let (late, lateStore) = try storeWithFile(nil)
-      synchronizer.open(file)
-      defer { synchronizer.close(file) }
+      let fileKeys = keys(of: store)
+      synchronizer.open(file, keys: fileKeys)
+      defer { synchronizer.close(file, keys: fileKeys) }
       var heldFile: Int32? = try lockAsAnotherProcess(file)
       defer { heldFile.map { _ = close($0) } }
-      let synchronization = BackgroundSynchronization(synchronizer, keys(of: store), file)
+      let synchronization = BackgroundSynchronization(synchronizer, fileKeys, file)
       try waitUntilAThreadOfThisProcessWaitsForTheLock(of: file)
       let lateKeys = keys(of: lateStore)
       synchronizer.open(late, keys: lateKeys)

@@ -44,6 +44,8 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
   /// The key's hold on its store's record; it also identifies the key's writes, so that its
   /// own subscription does not hear them back.
   private let holder: DefaultsHolder
+  /// Whether the key's playbacks overlapped its saves.
+  private let overlap = Locked(PlaybackOverlap())
   private var record: DefaultsRecord { holder.record }
   private var writer: ObjectIdentifier { ObjectIdentifier(holder) }
 
@@ -64,11 +66,11 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
   /// to it. A save of the key made meanwhile is followed by a playback of the store to the
   /// key's subscriptions, so that the shared value ends with what the store holds.
   public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
-    holder.overlap.withLock { $0.playbackBegan() }
+    overlap.withLock { $0.playbackBegan() }
     continuation.resume(
       with: read(default: context.initialValue) { continuation.writeBackFinished($0) }
     )
-    guard holder.overlap.withLock({ $0.loadEnded() }) else { return }
+    guard overlap.withLock({ $0.loadEnded() }) else { return }
     playBackToSubscriptions()
   }
 
@@ -77,24 +79,31 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
     context: LoadContext<Value>,
     subscriber: SharedSubscriber<Value>
   ) -> SharedSubscription {
-    let cancel = record.subscribe(
-      key: key,
-      writer: writer,
-      onChange: { [self] in
-        holder.overlap.withLock { $0.playbackBegan() }
-        repeat {
-          // Counted before the store is read: a change the program makes since is newer than
-          // what it holds, and the shared value keeps it.
-          let decidedAt = subscriber.programWriteCount
-          subscriber.yield(
-            with: read(default: context.initialValue) { subscriber.writeBackFinished($0) },
-            decidedAt: decidedAt
-          )
-        } while holder.overlap.withLock { $0.playbackEnded() }
-      },
-      onRetry: { subscriber.writeBackFinished($0) }
+    // The store's keys tell the key when its value changes other than through it, or the
+    // store's file can no longer be read; the record watches the file, and tells the outcome
+    // of writing a failed change again.
+    let id = record.keys.subscribe(key: key, writer: writer) { [self] in
+      overlap.withLock { $0.playbackBegan() }
+      repeat {
+        // Counted before the store is read: a change the program makes since is newer than
+        // what it holds, and the shared value keeps it.
+        let decidedAt = subscriber.programWriteCount
+        subscriber.yield(
+          with: read(default: context.initialValue) { subscriber.writeBackFinished($0) },
+          decidedAt: decidedAt
+        )
+      } while overlap.withLock { $0.playbackEnded() }
+    }
+    let stop = record.subscribe(
+      DefaultsRecord.Subscriber(
+        onChange: { [weak record] read, _ in record?.played(read) },
+        onRetry: { subscriber.writeBackFinished($0) }
+      )
     )
-    return SharedSubscription(cancel)
+    return SharedSubscription { [keys = record.keys] in
+      keys.unsubscribe(id)
+      stop()
+    }
   }
 
   /// Writes the value to the store, and the store to disk: soon after a change, at once for
@@ -111,9 +120,9 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
     context: SaveContext,
     continuation: SaveContinuation
   ) {
-    holder.overlap.withLock { $0.saveBegan() }
+    overlap.withLock { $0.saveBegan() }
     store(value(), context: context, continuation: continuation)
-    guard holder.overlap.withLock({ $0.saveEnded() }) else { return }
+    guard overlap.withLock({ $0.saveEnded() }) else { return }
     playBackToSubscriptions()
   }
 

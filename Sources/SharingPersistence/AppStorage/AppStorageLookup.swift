@@ -36,23 +36,17 @@ extension AppStorageLookup {
     )
   }
 
-  /// The stored object as a value user defaults store natively, if it is one.
+  /// The stored object as a value user defaults store natively, if it is one: an integer
+  /// that fits in an `Int` is one for an `Int` or a `Double` key.
   private static func cast(_ object: Any) -> Value? {
     if let value = object as? Value { return value }
     // NB: Foundation on Linux reads some integers back from the property list as 'Int64'
-    //     (Int.max, for one), which does not cast to 'Int'.
-    if Value.self == Int.self, let integer = integer(from: object) { return integer as? Value }
-    // NB: A whole number stored for a 'Double' key (by 'set(3, forKey:)', say) is a double.
-    if Value.self == Double.self, let integer = integer(from: object) {
-      return Double(integer) as? Value
+    //     (Int.max, for one), which does not cast to 'Int'; and a whole number stored for a
+    //     'Double' key (by 'set(3, forKey:)', say) is an integer.
+    guard let integer = object as? any BinaryInteger, let exact = Int(exactly: integer) else {
+      return nil
     }
-    return nil
-  }
-
-  /// The integer a stored object holds, if it is an integer that fits in an `Int`.
-  private static func integer(from object: Any) -> Int? {
-    guard let integer = object as? any BinaryInteger else { return nil }
-    return Int(exactly: integer)
+    return exact as? Value ?? Double(exact) as? Value
   }
 }
 

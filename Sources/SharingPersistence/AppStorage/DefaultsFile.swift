@@ -47,24 +47,14 @@ struct DefaultsFile: Hashable, Sendable {
   /// Whether `bytes` are not a property list of keys, which Foundation reads as an empty
   /// store, and replaces at its next synchronization.
   ///
-  /// A file larger than 256 KB is judged by its ends, which a torn or foreign file lacks:
-  /// parsing one takes seconds on Linux (half a second per megabyte).
+  /// A file larger than 256 KB in the format Foundation writes is judged by its structure,
+  /// without parsing its values (see ``PropertyListKeys``): parsing one takes seconds on Linux
+  /// (half a second per megabyte).
   static func isUnparseable(_ bytes: Data) -> Bool {
     guard !bytes.isEmpty else { return false }
-    if bytes.count > 256 * 1024, let isWhole = hasPropertyListEnds(bytes) { return !isWhole }
+    if bytes.count > 256 * 1024, PropertyListKeys.fingerprints(of: bytes) != nil { return false }
     let plist = try? PropertyListSerialization.propertyList(from: bytes, format: nil)
     return !(plist is [String: Any])
-  }
-
-  /// Whether `bytes` begin and end as a binary or XML property list does, or `nil` if they
-  /// are in neither format.
-  private static func hasPropertyListEnds(_ bytes: Data) -> Bool? {
-    if bytes.starts(with: Data("bplist00".utf8)) { return bytes.count >= 40 }
-    let head = String(decoding: bytes.prefix(64), as: UTF8.self).drop { $0.isWhitespace }
-    guard head.hasPrefix("<?xml") || head.hasPrefix("<plist") || head.hasPrefix("<!DOCTYPE")
-    else { return nil }
-    let tail = String(decoding: bytes.suffix(64), as: UTF8.self)
-    return tail.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("</plist>")
   }
 
   /// Why the file cannot be written, in a user's terms, or `nil` if nothing outside

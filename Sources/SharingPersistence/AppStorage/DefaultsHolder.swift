@@ -2,44 +2,36 @@ import Foundation
 import SharingCore
 import SharingDependencies
 
-/// A hold on the record of a user defaults store: the record stays while something holds
-/// it, a write is pending, or a key is subscribed.
+/// A key's hold on the record of its user defaults store: the record stays while something
+/// holds it, a write is pending, or a key is subscribed.
 ///
 /// One record serves every store object of a property list file (the store objects of one
 /// suite share their contents in Foundation), or each store object where Foundation keeps
 /// stores some other way.
-final class DefaultsHolder: Sendable {
-  let record: DefaultsRecord
-  /// Whether the holding key's playbacks overlapped its saves.
-  let overlap = Locked(PlaybackOverlap())
+typealias DefaultsHolder = RecordHolder<DefaultsIO>
 
-  init(_ store: UserDefaultsBox) {
+extension RecordHolder where IO == DefaultsIO {
+  /// A hold on the record of `store`, made if the store has none.
+  convenience init(_ store: UserDefaultsBox) {
     let file = DefaultsFile.of(store.base)
-    let id = file.map { ID.file($0.path) } ?? .object(ObjectIdentifier(store.base))
-    record =
-      Self.records.use(id, creating: { Self.makeRecord(id, store, file) }) {
-        $0.holderAdded()
-      }.record
+    let id = file.map { DefaultsRecordID.file($0.path) } ?? .object(ObjectIdentifier(store.base))
+    let (record, _) = DefaultsRecordID.records.use(id, creating: { id.record(store, file) }) {
+      $0.holderAdded()
+    }
+    self.init(record: record)
   }
+}
 
-  deinit {
-    record.holderRemoved()
-  }
+/// What a user defaults store's record is kept under: its file, or its object.
+private enum DefaultsRecordID: Hashable, Sendable {
+  case file(String)
+  case object(ObjectIdentifier)
 
-  private enum ID: Hashable, Sendable {
-    case file(String)
-    case object(ObjectIdentifier)
-  }
-
-  private static let records = Registry<ID, DefaultsRecord>()
+  static let records = Registry<Self, DefaultsRecord>()
 
   /// The record of `store`, after checking its file before anything can write it: unreadable
   /// bytes are kept aside, and make every key's load fail.
-  private static func makeRecord(
-    _ id: ID,
-    _ store: UserDefaultsBox,
-    _ file: DefaultsFile?
-  ) -> DefaultsRecord {
+  func record(_ store: UserDefaultsBox, _ file: DefaultsFile?) -> DefaultsRecord {
     let io = DefaultsIO(keys: DefaultsKeys(store: store), file: file)
     if let file { DefaultsSynchronizer.shared.open(file, keys: io.keys) }
     _ = io.isUnreadable(Result { try file?.contents() })
@@ -49,10 +41,9 @@ final class DefaultsHolder: Sendable {
       scheduler: DispatchWriteScheduler.shared,
       pendingWrites: .shared,
       schedulesPlayback: true
-    ) { record in
-      guard records.remove(id, ifIdenticalTo: record, where: { $0.confirmRelease() }) else {
-        return
-      }
+    ) { [self] record in
+      guard Self.records.remove(self, ifIdenticalTo: record, where: { $0.confirmRelease() })
+      else { return }
       if let file { DefaultsSynchronizer.shared.close(file, keys: io.keys) }
     }
   }

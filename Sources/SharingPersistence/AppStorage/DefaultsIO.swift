@@ -22,12 +22,6 @@ struct DefaultsIO: RecordIO {
   /// Synchronizes the store with its file, and tells the keys whose value the file changed,
   /// or that it cannot be read.
   func write(_: Data, keepingAside _: Data?) throws -> Data {
-    guard let file else {
-      let written = keys.changesToWrite(over: nil)
-      keys.store.base.synchronize()
-      for onChange in keys.synchronized(to: nil, writing: written) { onChange() }
-      return Data()
-    }
     let (contents, written, work) = try DefaultsSynchronizer.shared.synchronize(keys, file)
     // With nothing to write, Foundation leaves a file it cannot parse as it is.
     if !isUnreadable(.success(contents)) {

@@ -85,18 +85,6 @@ final class DefaultsKeys: Sendable {
     }
   }
 
-  /// Stores a property list value (or removes the key, for `nil`) through `writer`; returns
-  /// the other subscriptions to tell.
-  func store(
-    _ object: Any?,
-    forKey key: String,
-    by writer: ObjectIdentifier
-  ) -> [@Sendable () -> Void] {
-    change(forKey: key, isRemoval: object == nil, by: writer, to: StoredDefaultsValue(object)) {
-      if let object { store.base.set(object, forKey: key) }
-    }
-  }
-
   /// Stores `object` as the default value of `key` through `writer`, unless the key has a
   /// value by now; returns the value found if it has one, and the other subscriptions to
   /// tell.
@@ -118,19 +106,17 @@ final class DefaultsKeys: Sendable {
     }
   }
 
-  /// Makes a change of `key`, `change`, through `writer` (`nil`: directly through the store),
-  /// after which the store holds `value` for it (by default, what it holds then); returns the
-  /// other subscriptions to tell. A key's write first keeps aside what it stored if that
-  /// could not be read (see ``keepBeforeNextWrite(forKey:)``).
+  /// Stores a property list value (or removes the key, for `nil`) through `writer` (`nil`:
+  /// directly through the store); returns the other subscriptions to tell. A key's write
+  /// first keeps aside what it stored if that could not be read (see
+  /// ``keepBeforeNextWrite(forKey:)``).
   ///
   /// The key is removed first: Foundation writes only the keys it saw change, and would not
   /// write a value its copy of the store held already, which the file may not hold.
-  func change(
+  func store(
+    _ object: Any?,
     forKey key: String,
-    isRemoval: Bool,
-    by writer: ObjectIdentifier? = nil,
-    to value: StoredDefaultsValue? = nil,
-    _ change: () -> Void
+    by writer: ObjectIdentifier? = nil
   ) -> [@Sendable () -> Void] {
     state.withLock { state in
       if writer != nil, state.unreadableKeys.remove(key) != nil { keepStoredValue(forKey: key) }
@@ -138,13 +124,15 @@ final class DefaultsKeys: Sendable {
         // NB: Not 'set(nil, forKey:)': on Linux it resolves to the 'URL?' overload, which
         //     never returns.
         store.base.removeObject(forKey: key)
-        change()
+        if let object { store.base.set(object, forKey: key) }
       }
-      state.changed[key] = isRemoval
+      state.changed[key] = object == nil
       state.defaults[key] = nil
-      // NB: Until a removal is synchronized, Foundation on Linux reads the key from the file.
+      // NB: Until a removal is synchronized, Foundation on Linux reads the key from the file;
+      //     a value set directly is read back, as Foundation may store another type for it.
       let value =
-        isRemoval ? .missing : value ?? StoredDefaultsValue(store.base.object(forKey: key))
+        writer == nil && object != nil
+        ? StoredDefaultsValue(store.base.object(forKey: key)) : StoredDefaultsValue(object)
       return see(&state, except: writer, value) { $0.key == key }
     }
   }
@@ -156,12 +144,6 @@ final class DefaultsKeys: Sendable {
   }
 
   // MARK: Synchronizing
-
-  /// Whether the store holds changes made through these keys since it was last
-  /// synchronized.
-  var hasChanges: Bool {
-    state.withLock { !$0.changed.isEmpty }
-  }
 
   /// The keys changed in the store since it was last synchronized, which a synchronization
   /// with a file holding `contents` writes next, and whether each is a removal.

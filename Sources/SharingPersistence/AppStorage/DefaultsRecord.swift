@@ -12,28 +12,6 @@ extension Record where IO == DefaultsIO {
 
   var keys: DefaultsKeys { io.keys }
 
-  /// Calls `onChange` whenever the value for `key` changes other than through `writer`, or
-  /// the store's file can no longer be read, and `onRetry` with the outcome of writing a
-  /// failed change again, until the returned closure is called.
-  func subscribe(
-    key: String,
-    writer: ObjectIdentifier,
-    onChange: @escaping @Sendable () -> Void,
-    onRetry: @escaping @Sendable (Result<Void, any Error>) -> Void
-  ) -> @Sendable () -> Void {
-    let id = keys.subscribe(key: key, writer: writer, onChange: onChange)
-    let stop = subscribe(
-      Subscriber(
-        onChange: { [weak self] read, _ in self?.played(read) },
-        onRetry: onRetry
-      )
-    )
-    return { [keys] in
-      keys.unsubscribe(id)
-      stop()
-    }
-  }
-
   /// Makes a change of the store, `change`, which returns the key's subscriptions to tell
   /// (`nil`: it changed nothing); writes the store to its file, soon or at once with
   /// `urgency` ``WriteUrgency/immediate``; then tells them.
@@ -63,7 +41,7 @@ extension Record where IO == DefaultsIO {
   ///
   /// Every subscription is handed each change; the first asks for the write. A file the
   /// store was last synchronized with, whose changes were told then, is not read again.
-  private func played(_ read: Result<StoredSnapshot<Data>, any Error>) {
+  func played(_ read: Result<StoredSnapshot<Data>, any Error>) {
     guard !io.isUnreadable(read.map(\.contents)), case .success(let snapshot) = read,
       !keys.isSynchronized(to: snapshot.contents)
     else { return }

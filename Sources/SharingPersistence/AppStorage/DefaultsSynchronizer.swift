@@ -21,9 +21,8 @@ final class DefaultsSynchronizer: Sendable {
   static let shared = DefaultsSynchronizer()
 
   private struct File {
-    /// The number of records of the file.
-    var records = 0
-    /// The keys of each record of the file: synchronizing any store writes all of them.
+    /// The keys of each record of the file, which is in use while it has one: synchronizing
+    /// any store writes all of them.
     var keys: [ObjectIdentifier: DefaultsKeys] = [:]
     /// The unreadable bytes last kept aside, and where.
     var kept: (bytes: Data, path: String)?
@@ -45,24 +44,21 @@ final class DefaultsSynchronizer: Sendable {
 
   /// Locks `file` around every synchronization, and prepares the changes of `keys` to it,
   /// until ``close(_:keys:)``.
-  func open(_ file: DefaultsFile, keys: DefaultsKeys? = nil) {
+  func open(_ file: DefaultsFile, keys: DefaultsKeys) {
+    files.withLock { $0[file.path, default: File()].keys[ObjectIdentifier(keys)] = keys }
+  }
+
+  func close(_ file: DefaultsFile, keys: DefaultsKeys) {
     files.withLock { files in
-      files[file.path, default: File()].records += 1
-      if let keys { files[file.path]?.keys[ObjectIdentifier(keys)] = keys }
+      files[file.path]?.keys[ObjectIdentifier(keys)] = nil
+      if files[file.path]?.keys.isEmpty == true { files[file.path] = nil }
     }
   }
 
-  func close(_ file: DefaultsFile, keys: DefaultsKeys? = nil) {
-    files.withLock { files in
-      files[file.path]?.records -= 1
-      if let keys { files[file.path]?.keys[ObjectIdentifier(keys)] = nil }
-      if files[file.path]?.records == 0 { files[file.path] = nil }
-    }
-  }
-
-  /// Synchronizes the store of `keys` with its file, `file`, holding the lock of every store
-  /// file in use; returns what the file holds afterwards, the changes written, and the
-  /// processor time Foundation took (while it blocks every access to user defaults).
+  /// Synchronizes the store of `keys` with its file, `file` (`nil` where Foundation keeps
+  /// stores some other way), holding the lock of every store file in use; returns what the
+  /// file holds afterwards, the changes written, and the processor time Foundation took
+  /// (while it blocks every access to user defaults).
   ///
   /// A file that is not a property list is kept aside first, unless it was already. Foundation
   /// writes every store of the process: the changes of every store in use are prepared
@@ -73,10 +69,10 @@ final class DefaultsSynchronizer: Sendable {
   ///   store could not be kept aside (nothing is written in the last two cases).
   func synchronize(
     _ keys: DefaultsKeys,
-    _ file: DefaultsFile
+    _ file: DefaultsFile?
   ) throws -> (contents: Data?, written: [String: Bool], work: Duration) {
     try Self.synchronizing.withLock {
-      let paths = files.withLock { Set($0.keys).union([file.path]).sorted() }
+      let paths = files.withLock { Set($0.keys).union(file.map { [$0.path] } ?? []).sorted() }
       var locks: [FileLock] = []
       defer { for lock in locks { lock.unlock() } }
       // Taken in the same order by every process, so that none waits for another that
@@ -90,7 +86,7 @@ final class DefaultsSynchronizer: Sendable {
             )
           )
         } catch {
-          if path == file.path {
+          if let file, path == file.path {
             throw AppStorageError.notSaved(
               path: path,
               reason: file.reasonItCannotBeWritten() ?? "\(error)"
@@ -101,7 +97,7 @@ final class DefaultsSynchronizer: Sendable {
           // store over what its holder writes.
           guard (error as? FileError)?.isLockTimeout == true else { continue }
           throw AppStorageError.notSaved(
-            path: file.path,
+            path: file?.path,
             reason: """
               Foundation writes every store of the process at once, and the store file at \
               \(path) stayed locked past the wait (\(error))
@@ -116,16 +112,13 @@ final class DefaultsSynchronizer: Sendable {
         try keepAsideIfUnparseable(other, bytes)
         contentsOfPath[path] = .some(bytes)
       }
-      let before = contentsOfPath[file.path] ?? nil
+      let before = file.flatMap { contentsOfPath[$0.path] } ?? nil
       let (written, synchronized, work) = files.withLock { files in
-        for (path, opened) in files
-        where contentsOfPath[path] == nil
-          && opened.keys.values.contains(where: \.hasChanges)
-        {
-          // NB: Opened since the files were locked, with changes Foundation is about to write:
-          //     its default values are checked against its file, locked if the lock is free.
-          //     One held elsewhere is not waited for, as its turn in the order has passed: the
-          //     store is then written without it (see the CHANGELOG's known problems).
+        for path in files.keys where contentsOfPath[path] == nil {
+          // NB: Opened since the files were locked: the default values Foundation is about to
+          //     write are checked against its file, locked if the lock is free. One held
+          //     elsewhere is not waited for, as its turn in the order has passed: the store is
+          //     then written without it (see the CHANGELOG's known problems).
           let other = URL(fileURLWithPath: path)
           if let lock = try? DiskFileSystem(lockTimeout: .zero).lock(other, exclusive: true) {
             locks.append(lock)
@@ -141,10 +134,10 @@ final class DefaultsSynchronizer: Sendable {
         let (synchronized, work) = measuringProcessorTime { keys.store.base.synchronize() }
         return (written, synchronized, work)
       }
-      let after = try file.contents()
+      let after = try file?.contents()
       // Foundation's result covers every store of the process: whether this one was
       // written is told by its own file.
-      if !synchronized, after == before, let reason = file.reasonItCannotBeWritten() {
+      if !synchronized, after == before, let file, let reason = file.reasonItCannotBeWritten() {
         throw AppStorageError.notSaved(path: file.path, reason: reason)
       }
       return (after, written, work)

@@ -14,19 +14,19 @@ final class ObservedUserDefaults: UserDefaults {
 
   override func set(_ value: Any?, forKey defaultName: String) {
     guard !Self.isWritingForKey else { return super.set(value, forKey: defaultName) }
-    change(forKey: defaultName, isRemoval: value == nil) { super.set(value, forKey: defaultName) }
+    change(forKey: defaultName, to: value)
   }
 
   override func removeObject(forKey defaultName: String) {
     guard !Self.isWritingForKey else { return super.removeObject(forKey: defaultName) }
-    change(forKey: defaultName, isRemoval: true) { super.removeObject(forKey: defaultName) }
+    change(forKey: defaultName, to: nil)
   }
 
-  private func change(forKey key: String, isRemoval: Bool, by change: () -> Void) {
+  private func change(forKey key: String, to value: Any?) {
     // Held until the change is saved: a record nothing holds may be released meanwhile.
     withExtendedLifetime(DefaultsHolder(UserDefaultsBox(base: self))) { holder in
-      holder.record.change(urgency: .background, isRemoval: isRemoval) {
-        $0.change(forKey: key, isRemoval: isRemoval, change)
+      holder.record.change(urgency: .background, isRemoval: value == nil) {
+        $0.store(value, forKey: key)
       }
     }
   }

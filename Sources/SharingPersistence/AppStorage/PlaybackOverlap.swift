@@ -5,7 +5,7 @@
 ///
 /// An overlap is played back once more, when the last of the saves and playbacks involved
 /// ends: the store then holds the last word. A pure value; ``AppStorageKey`` feeds it, under
-/// the lock of the key's holder, and plays back when it says so.
+/// a lock of the key's own, and plays back when it says so.
 struct PlaybackOverlap {
   private var saving = 0
   private var playing = 0

@@ -23,7 +23,7 @@ enum PropertyListKeys {
       }
       var fingerprints: [String: Int] = [:]
       while let tag = nextTag() {
-        if tag.name == "/dict" { return fingerprints }
+        if tag.name == "/dict" { return nextTag()?.name == "/plist" ? fingerprints : nil }
         guard tag.name == "key", let key = text(until: "/key"), let value = nextTag(),
           let end = end(of: value.name)
         else { return nil }
