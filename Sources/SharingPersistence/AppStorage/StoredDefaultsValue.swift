@@ -1,25 +1,42 @@
 import Foundation
 
-/// A comparable snapshot of what user defaults hold for a key, to notice that it changed: the
-/// value as a binary property list, whatever its type, so that one comparison serves them all.
-struct StoredDefaultsValue: Equatable {
-  /// The value's bytes; `nil` for no value.
-  private let bytes: Data?
-
-  /// No value for the key.
-  static let missing = StoredDefaultsValue(nil)
+/// A comparable snapshot of what user defaults hold for a key, to notice that it changed.
+enum StoredDefaultsValue: Equatable {
+  case missing
+  case bool(Bool)
+  case integer(Int)
+  case double(Double)
+  case string(String)
+  case data(Data)
+  case date(Date)
+  /// Arrays, dictionaries and anything else, as an XML property list or a description.
+  case other(String)
 
   init(_ object: Any?) {
-    bytes = object.map { object in
-      // NB: A value that is not a property list (which Foundation would not write) is
-      //     compared by its description.
-      (try? PropertyListSerialization.data(fromPropertyList: object, format: .binary, options: 0))
-        ?? Data(String(reflecting: object).utf8)
+    switch object {
+    case nil: self = .missing
+    case let value as Bool: self = .bool(value)
+    case let value as Int: self = .integer(value)
+    case let value as Double: self = .double(value)
+    case let value as String: self = .string(value)
+    case let value as Data: self = .data(value)
+    case let value as Date: self = .date(value)
+    case let value?:
+      let xml = try? PropertyListSerialization.data(
+        fromPropertyList: value,
+        format: .xml,
+        options: 0
+      )
+      self = .other(xml.map { String(decoding: $0, as: UTF8.self) } ?? String(reflecting: value))
     }
   }
 
-  /// Whether the value is small enough (4 KB at most, encoded) to read often.
+  /// Whether the value is small enough (4 KB at most) to read often.
   var isSmall: Bool {
-    (bytes?.count ?? 0) <= 4_096
+    switch self {
+    case .string(let text), .other(let text): text.utf8.count <= 4_096
+    case .data(let data): data.count <= 4_096
+    default: true
+    }
   }
 }
