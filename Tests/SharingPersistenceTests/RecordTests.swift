@@ -158,15 +158,7 @@ import Testing
     /// save is made on the thread that asks.
     @Test func aChangeWithNoIntervalIsNotWrittenOnTheChangingThread() {
       let store = GatedStore()
-      let record = Record(
-        io: store,
-        machine: RecordStateMachine(interval: .zero),
-        scheduler: ManualWriteScheduler(),
-        pendingWrites: PendingWrites(),
-        writeThread: .scheduled
-      )
-      record.holderAdded()
-      record.load { _ in }
+      let record = store.record()
       let changeReturned = DispatchSemaphore(value: 0)
       Thread.detachNewThread {
         record.save({ bytes("1") }, urgency: .throttled, continuation: SaveContinuation { _ in })
@@ -184,15 +176,7 @@ import Testing
     /// the asking thread, which returns to its caller once its own write ended.
     @Test func aSaveWaitingBehindAnotherIsNotWrittenOnTheThreadOfTheOneBefore() {
       let store = GatedStore()
-      let record = Record(
-        io: store,
-        machine: RecordStateMachine(interval: .zero),
-        scheduler: ManualWriteScheduler(),
-        pendingWrites: PendingWrites(),
-        writeThread: .scheduled
-      )
-      record.holderAdded()
-      record.load { _ in }
+      let record = store.record()
       let firstReturned = DispatchSemaphore(value: 0)
       Thread.detachNewThread {
         record.save({ bytes("1") }, urgency: .immediate, continuation: SaveContinuation { _ in })
@@ -218,6 +202,20 @@ import Testing
 
 /// A store in memory whose writes each wait to be released.
 final class GatedStore: RecordIO {
+  /// A loaded record of the store, with no interval, whose writes wait on a network.
+  func record() -> Record<GatedStore> {
+    let record = Record(
+      io: self,
+      machine: RecordStateMachine(interval: .zero),
+      scheduler: ManualWriteScheduler(),
+      pendingWrites: PendingWrites(),
+      writeThread: .scheduled
+    )
+    record.holderAdded()
+    record.load { _ in }
+    return record
+  }
+
   let contents = Locked<Data?>(nil)
   /// Signalled as each write starts.
   let writing = DispatchSemaphore(value: 0)
