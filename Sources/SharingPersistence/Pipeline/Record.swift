@@ -36,9 +36,10 @@ package final class Record<IO: RecordIO>: FlushableRecord {
   /// noticed them: a test's virtual store decides when they are.
   private let schedulesPlayback: Bool
   private let onRelease: @Sendable (Record) -> Void
-  private let state: Locked<State>
+  /// The record's state, under its lock; `Record+Transaction.swift` feeds it too.
+  let state: Locked<State>
 
-  private struct State {
+  struct State {
     var machine: RecordStateMachine<Stamp>
     var subscribers: [Int: Subscriber] = [:]
     var nextSubscriberID = 0
@@ -258,7 +259,7 @@ package final class Record<IO: RecordIO>: FlushableRecord {
   ///
   /// - Parameter askedWrite: The sequence number of the write of an explicit save asked for
   ///   on this thread, if the actions may make it (see ``perform(_:askedWrite:_:)``).
-  private func run(
+  func run(
     _ actions: [RecordAction<Stamp>],
     marks: [Int: UInt64] = [:],
     askedWrite: UInt64? = nil
@@ -378,40 +379,6 @@ package final class Record<IO: RecordIO>: FlushableRecord {
 
   private func sortedSubscribers() -> [(id: Int, subscriber: Subscriber)] {
     state.withLock { $0.subscribers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
-  }
-}
-
-extension Record where IO: TransactionalRecordIO {
-  /// Runs one change as a transaction of the store: `change` gets what the store holds, with
-  /// every other writer locked out, and returns the contents to write, or `nil` to leave it.
-  ///
-  /// What the transaction reads is not played back; what it writes is known as the program's
-  /// own. One whose outcome is unknown throws the error of its
-  /// ``TransactionOutcomeUnknown``.
-  package func transaction(_ change: (StoredSnapshot<Stamp>) throws -> Data?) throws {
-    state.withLock { $0.machine.transactionBegan() }
-    var wrote: (stamp: Stamp, contents: Data)?
-    var isOutcomeUnknown = false
-    defer {
-      let actions = state.withLock {
-        $0.machine.transactionEnded(wrote: wrote, outcomeUnknown: isOutcomeUnknown)
-      }
-      // A read it asks for may deliver a newer value, which must reach the shared values after
-      // the transaction's result: it is made on another thread, where a delivery waits for
-      // the caller to store that result.
-      let reads = actions.filter(\.isRead)
-      run(actions.filter { !$0.isRead })
-      if !reads.isEmpty { DispatchQueue.global().async { [self] in run(reads) } }
-    }
-    do {
-      wrote = try io.transaction(
-        read: { read in state.withLock { $0.machine.transactionRead(read) } },
-        change
-      )
-    } catch let unknown as TransactionOutcomeUnknown {
-      isOutcomeUnknown = true
-      throw unknown.error
-    }
   }
 }
 
