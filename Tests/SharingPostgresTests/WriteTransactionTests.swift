@@ -164,6 +164,28 @@ import Testing
     #expect(try table.storedJSON("count") == "2")
   }
 
+  /// A table set up by a later release, whose schema serves the processes of this one while
+  /// a table's processes are upgraded, is not taken back to this release's schema.
+  @Test func tableOfALaterSchemaIsLeftAsItIs() async throws {
+    let table = try await TestTable()
+    try await table.withDatabase {
+      try await save(3, with: .postgres("count"))
+    }
+    let later = "SharingPostgres schema \(TableSQL.schema + 1)"
+    try table.cluster.psql("COMMENT ON FUNCTION \(table.name)_changed() IS '\(later)'")
+    try await table.withDatabase {
+      @Shared(.postgres("count")) var count = 0
+      await eventually("the first load") { !$count.isLoading }
+      $count.withLock { $0 = 4 }
+      try await $count.save()
+    }
+    let schema = try table.cluster.psql(
+      "SELECT obj_description('\(table.name)_changed'::regproc::oid, 'pg_proc')"
+    )
+    #expect(schema == later)
+    #expect(try table.storedJSON("count") == "4")
+  }
+
   /// A table of schema 3 has no `<table>_heard` function, and its listen function takes no
   /// lock: a process of this version brings it up to date before its first write, and reads
   /// the rows it holds.

@@ -1,16 +1,21 @@
 extension TableSQL {
-  /// Marks a trigger function of the current schema, in its comment. A table of an older
-  /// schema is brought up to date by ``setUp``, its rows kept.
-  static let schemaVersion = "SharingPostgres schema 5"
+  /// The schema this release sets up.
+  static let schema = 5
 
-  /// Whether the table is ready: its triggers are there and its function is of the current
-  /// schema. `$1`: the table; `$2`: the function.
+  /// Marks a trigger function of ``schema``, in its comment. A table of an older schema is
+  /// brought up to date by ``setUp``, its rows kept.
+  static let schemaVersion = "SharingPostgres schema \(schema)"
+
+  /// Whether the table is ready: its triggers are there and its function is of ``schema`` or
+  /// a later one, which a later release set up to serve the processes of this one while a
+  /// table's processes are upgraded. `$1`: the table; `$2`: the function.
   var isSetUp: Statement {
     Statement(
       """
       SELECT (SELECT count(*) FROM pg_trigger WHERE tgrelid = to_regclass($1)
           AND tgname IN ('sharing_stamp', 'sharing_notify')) = 2
-        AND obj_description(to_regproc($2)::oid, 'pg_proc') = '\(Self.schemaVersion)'
+        AND coalesce(substring(obj_description(to_regproc($2)::oid, 'pg_proc')
+          FROM '^SharingPostgres schema ([0-9]+)$')::int >= \(Self.schema), false)
       """,
       [table, function]
     )
