@@ -132,6 +132,29 @@ import Testing
     #expect(reads.withLock { $0 } == 2)
   }
 
+  /// A load made on the thread of the delivery under way, by what the delivery tells (a
+  /// shared value created by an observer, say), cannot wait for that delivery to end: it
+  /// hands over what it read beside it.
+  @Test func aLoadMadeDuringADeliveryOnItsThreadDoesNotWaitForIt() {
+    let loaded = DispatchSemaphore(value: 0)
+    let handed = Locked<String?>(nil)
+    let unsubscribe = record.subscribe(
+      Record.Subscriber(
+        onChange: { [record] _, _ in
+          let read = record.load { text(try? $0.get().contents) }
+          handed.withLock { $0 = read ?? "nothing" }
+          loaded.signal()
+        },
+        onRetry: { _ in }
+      )
+    )
+    defer { unsubscribe() }
+    store.contents.withLock { $0 = bytes("1") }
+    Thread.detachNewThread { [record] in record.changeNoticed() }
+    #expect(loaded.wait(timeout: .now() + 10) == .success)
+    #expect(handed.withLock { $0 } == "1")
+  }
+
   /// A shared value being created loads before anyone can change it: what it is handed must
   /// be what the store holds once the load ends, however many writes of other shared values
   /// of the key land during its reads.

@@ -10,12 +10,16 @@ extension Record where IO: TransactionalRecordIO {
   /// own. One whose outcome is unknown throws the error of its
   /// ``TransactionOutcomeUnknown``.
   package func transaction(_ change: (StoredSnapshot<Stamp>) throws -> Data?) throws {
-    state.withLock { $0.machine.transactionBegan() }
+    state.withLock { state in
+      state.machine.transactionBegan()
+      state.transactingThread = pthread_self()
+    }
     var wrote: (stamp: Stamp, contents: Data)?
     var isOutcomeUnknown = false
     defer {
-      let actions = state.withLock {
-        $0.machine.transactionEnded(wrote: wrote, outcomeUnknown: isOutcomeUnknown)
+      let actions = state.withLock { state in
+        state.transactingThread = nil
+        return state.machine.transactionEnded(wrote: wrote, outcomeUnknown: isOutcomeUnknown)
       }
       // A read it asks for may deliver a newer value, which must reach the shared values after
       // the transaction's result: it is made on another thread, where a delivery waits for

@@ -44,6 +44,10 @@ package final class Record<IO: RecordIO>: FlushableRecord {
     var subscribers: [Int: Subscriber] = [:]
     var nextSubscriberID = 0
     var watch: (any RecordWatch)?
+    /// The threads of the delivery and of the transaction under way, if any: a load made on
+    /// one of them cannot wait for it to end.
+    var deliveringThread: pthread_t?
+    var transactingThread: pthread_t?
   }
 
   package init(
@@ -130,55 +134,6 @@ package final class Record<IO: RecordIO>: FlushableRecord {
   }
 
   // MARK: Reading
-
-  /// Reads the store — with `read`, if given — once this program's writes to it, pending or
-  /// under way, have landed if `waitingForWrites` (a value read without them would take the
-  /// shared value back, and a throttled write, which reads the value when it is made, would
-  /// write that in place of the change), and hands what it holds to `apply`, as a delivery.
-  ///
-  /// The store is read again while what was read may be older than what a read, write or
-  /// transaction came or is under way with: once the transaction, read or delivery under way
-  /// ended (the load waits for it, blocking its thread, without reading), and up to
-  /// ``loadAttempts`` times while changes and writes land during its reads.
-  package func load<R>(
-    waitingForWrites: Bool = true,
-    reading read: (() throws -> StoredSnapshot<Stamp>)? = nil,
-    into apply: (Result<StoredSnapshot<Stamp>, any Error>) -> R
-  ) -> R {
-    if waitingForWrites, !isIdle { flushAndWait() }
-    let othersEnded = DispatchSemaphore(value: 0)
-    var attempt = 1
-    while true {
-      // A change made during the last read is written before the next, which then finds it.
-      if waitingForWrites, attempt > 1, state.withLock({ $0.machine.hasChangeToWrite }) {
-        flushAndWait()
-      }
-      let ticket = state.withLock { $0.machine.loadStarted() }
-      let found = Result { try read?() ?? io.read() }
-      let isLastAttempt = attempt >= Self.loadAttempts
-      let outcome = state.withLock {
-        $0.machine.loadEnded(ticket, found, isLastAttempt: isLastAttempt) {
-          othersEnded.signal()
-        }
-      }
-      switch outcome {
-      case .deliver:
-        defer { run(state.withLock { $0.machine.deliveryEnded() }) }
-        return apply(found)
-      case .deliverBesideAnother:
-        return apply(found)
-      case .readAgain:
-        attempt += 1
-      case .waitForOthers:
-        othersEnded.wait()
-      }
-    }
-  }
-
-  /// How many times a load reads while changes or writes land during its reads: each read is
-  /// short, so a shared value being created is handed an older value only if every one of
-  /// them overlapped a write.
-  private static var loadAttempts: Int { 100 }
 
   package func markUndecodable(_ contents: Data) {
     state.withLock { $0.machine.markUndecodable(contents) }
@@ -310,8 +265,9 @@ package final class Record<IO: RecordIO>: FlushableRecord {
         let read = Result { try io.read() }
         run(decide { $0.readEnded(ticket, read) })
       case .deliver(let result):
+        state.withLock { $0.deliveringThread = pthread_self() }
         for (id, subscriber) in sortedSubscribers() { subscriber.onChange(result, marks[id]) }
-        run(state.withLock { $0.machine.deliveryEnded() })
+        run(endDelivery())
       case .release:
         onRelease(self)
       }
@@ -375,6 +331,14 @@ package final class Record<IO: RecordIO>: FlushableRecord {
     guard let actions else { return watch.stop() }
     guard verifiesWatchInBackground else { return run(actions) }
     DispatchQueue.global().async { [self] in run(actions) }
+  }
+
+  /// Ends the delivery under way: its thread is no longer busy with it.
+  func endDelivery() -> [RecordAction<Stamp>] {
+    state.withLock { state in
+      state.deliveringThread = nil
+      return state.machine.deliveryEnded()
+    }
   }
 
   private func sortedSubscribers() -> [(id: Int, subscriber: Subscriber)] {
