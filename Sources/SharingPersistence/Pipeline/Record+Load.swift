@@ -34,9 +34,10 @@ extension Record {
         }
         // What the delivery or transaction of this thread brings lands after the load's value
         // anyway: the load is handed over beside it.
-        let isBusy = [state.deliveringThread, state.transactingThread].contains { thread in
+        let isThisThread = { (thread: pthread_t?) in
           thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
         }
+        let isBusy = isThisThread(state.deliveringThread) || isThisThread(state.transactingThread)
         return outcome == .waitForOthers && isBusy ? .deliverBesideAnother : outcome
       }
       switch outcome {
