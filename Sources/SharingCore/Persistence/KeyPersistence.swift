@@ -214,13 +214,14 @@ final class KeyPersistence<Value: Sendable>: Persistence, @unchecked Sendable {
     root.notifyingStatusObservers { state.withLock(update) }
   }
 
-  var isLoading: Bool { status(\.isLoading) }
-  var loadError: (any Error)? { status(\.loadError) }
-  var saveError: (any Error)? { status(\.saveError) }
+  var isLoading: Bool { status { $0.isLoading } }
+  var loadError: (any Error)? { status { $0.loadError } }
+  var saveError: (any Error)? { status { $0.saveError } }
 
-  private func status<T>(_ keyPath: KeyPath<State, T>) -> T {
+  // NB: A closure, not a key path: a key path of a generic type is built at every call.
+  private func status<T>(_ read: (State) -> T) -> T {
     root.accessStatus()
-    return state.withLock { $0[keyPath: keyPath] }
+    return state.withLock { read($0) }
   }
 
   func load() async throws {

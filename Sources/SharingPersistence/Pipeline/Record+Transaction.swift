@@ -24,7 +24,7 @@ extension Record where IO: TransactionalRecordIO {
       // A read it asks for may deliver a newer value, which must reach the shared values after
       // the transaction's result: it is made on another thread, where a delivery waits for
       // the caller to store that result.
-      let reads = actions.filter(\.isRead)
+      let reads = actions.filter { $0.isRead }
       run(actions.filter { !$0.isRead })
       if !reads.isEmpty { DispatchQueue.global().async { [self] in run(reads) } }
     }

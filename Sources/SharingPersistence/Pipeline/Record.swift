@@ -119,7 +119,7 @@ package final class Record<IO: RecordIO>: FlushableRecord {
       $0.machine.saved(write, urgency: urgency, interval: interval, now: now)
     }
     // An explicit save's write, taken now, may be made on this thread; a change's never is.
-    let asked = urgency == .immediate ? actions.lazy.compactMap(\.ticket).first : nil
+    let asked = urgency == .immediate ? actions.first { $0.ticket != nil }?.ticket : nil
     run(actions, askedWrite: asked?.sequence)
   }
 
@@ -197,7 +197,7 @@ package final class Record<IO: RecordIO>: FlushableRecord {
   ) -> (actions: [RecordAction<Stamp>], marks: [Int: UInt64]) {
     state.withLock { state in
       let actions = event(&state.machine)
-      guard actions.contains(where: \.isDelivery) else { return (actions, [:]) }
+      guard actions.contains(where: { $0.isDelivery }) else { return (actions, [:]) }
       return (actions, state.subscribers.compactMapValues { $0.mark?() })
     }
   }

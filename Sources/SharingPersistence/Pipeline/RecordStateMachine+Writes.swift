@@ -161,7 +161,7 @@ extension RecordStateMachine {
     let finished = flushes.filter { $0.through <= ticket.sequence }
     if !finished.isEmpty {
       flushes.removeAll { $0.through <= ticket.sequence }
-      actions.append(.finishFlushes(finished.map(\.done)))
+      actions.append(.finishFlushes(finished.map { $0.done }))
     }
     if pending?.isImmediate == true {
       actions += take(now: now)
