@@ -33,7 +33,8 @@ extension Record {
           othersEnded.signal()
         }
         // What the delivery or transaction of this thread brings lands after the load's value
-        // anyway: the load is handed over beside it.
+        // anyway: the load is handed over beside it. Its resume, registered all the same, is
+        // called once the machine is quiet, and signals a semaphore nobody waits on.
         let isThisThread = { (thread: pthread_t?) in
           thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
         }
