@@ -93,7 +93,12 @@ import Testing
     /// A store opened while a synchronization of another waits for its locks is not among
     /// the files it locked: if it has changes Foundation is about to write, its file is
     /// locked and read then, so that a default value it holds is still checked against it.
+    ///
+    /// Its own synchronizer, which waits long for a lock: the steps made while the
+    /// synchronization waits take what a loaded machine gives them, and no other test's
+    /// synchronization waits for, or is taken for, the one awaited here.
     @Test func aDefaultOfAStoreOpenedDuringASynchronizationIsCheckedAgainstItsFile() throws {
+      let synchronizer = DefaultsSynchronizer(lockTimeout: .seconds(120))
       let (file, store) = try storeWithFile(nil)
       let (late, lateStore) = try storeWithFile(nil)
       let fileKeys = keys(of: store)
