@@ -11,3 +11,29 @@ package func currentThreadID() -> UInt {
     return UInt(bitPattern: pthread_self())
   #endif
 }
+
+/// Whether the calling thread is the process's main thread, as `Thread.isMainThread` says.
+///
+/// On Linux, Foundation asks the kernel twice at each call (the main thread's ID is the
+/// process ID): the answer is kept for each thread instead.
+package func isOnMainThread() -> Bool {
+  #if os(Linux)
+    let known = Int(bitPattern: pthread_getspecific(mainThreadKey))
+    if known != 0 { return known == 1 }
+    let isMain = Thread.isMainThread
+    pthread_setspecific(mainThreadKey, UnsafeRawPointer(bitPattern: isMain ? 1 : 2))
+    return isMain
+  #else
+    return Thread.isMainThread
+  #endif
+}
+
+#if os(Linux)
+  /// The thread-specific value that keeps, for each thread, whether it is the main one (1)
+  /// or not (2).
+  private let mainThreadKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key, nil)
+    return key
+  }()
+#endif

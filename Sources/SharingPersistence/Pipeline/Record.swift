@@ -291,7 +291,7 @@ package final class Record<IO: RecordIO>: FlushableRecord {
     guard case .scheduled = writeThread, ticket.isUrgent else { return work(askedWrite) }
     #if os(Linux)
       if ticket.sequence == askedWrite, !ticket.write.continuations.isEmpty,
-        !Thread.isMainThread
+        !isOnMainThread()
       {
         return work(askedWrite)
       }
