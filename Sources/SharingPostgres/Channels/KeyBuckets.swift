@@ -10,7 +10,7 @@ enum KeyBuckets {
 
   /// The bucket of `key`, from 0 to ``count`` − 1.
   static func bucket(of key: String) -> Int {
-    let digest = MD5.digest(Array(key.utf8))
+    let digest = MD5.digest(key.utf8)
     let leading = Int(digest[0]) << 24 | Int(digest[1]) << 16 | Int(digest[2]) << 8 | Int(digest[3])
     return leading & (count - 1)
   }

@@ -4,10 +4,15 @@ import Foundation
 /// and this package must agree on a key's bucket (``KeyBuckets``). Not for security.
 enum MD5 {
   /// The 16 bytes of the digest of `bytes`.
-  static func digest(_ bytes: [UInt8]) -> [UInt8] {
-    var message = bytes
+  static func digest(_ bytes: some Collection<UInt8>) -> [UInt8] {
+    // The bytes, a 1 bit, zeros up to 8 bytes short of a multiple of 64, and the number of
+    // bits, little-endian.
+    let paddedCount = (bytes.count + 8) / 64 * 64 + 64
+    var message: [UInt8] = []
+    message.reserveCapacity(paddedCount)
+    message.append(contentsOf: bytes)
     message.append(0x80)
-    while message.count % 64 != 56 { message.append(0) }
+    message.append(contentsOf: repeatElement(0, count: paddedCount - 8 - message.count))
     let bitCount = UInt64(bytes.count) &* 8
     for shift in stride(from: 0, to: 64, by: 8) {
       message.append(UInt8(truncatingIfNeeded: bitCount >> shift))
@@ -16,33 +21,36 @@ enum MD5 {
     var state: (UInt32, UInt32, UInt32, UInt32) = (
       0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476
     )
-    var words = [UInt32](repeating: 0, count: 16)
     for chunk in stride(from: 0, to: message.count, by: 64) {
-      for index in 0..<16 {
+      let word = { (index: Int) in
         let offset = chunk + index * 4
-        words[index] =
-          UInt32(message[offset]) | UInt32(message[offset + 1]) << 8
+        return UInt32(message[offset]) | UInt32(message[offset + 1]) << 8
           | UInt32(message[offset + 2]) << 16 | UInt32(message[offset + 3]) << 24
       }
       var (a, b, c, d) = state
       for round in 0..<64 {
-        let (mixed, word): (UInt32, Int)
+        let (mixed, index): (UInt32, Int)
         switch round / 16 {
-        case 0: (mixed, word) = ((b & c) | (~b & d), round)
-        case 1: (mixed, word) = ((d & b) | (~d & c), (5 &* round &+ 1) % 16)
-        case 2: (mixed, word) = (b ^ c ^ d, (3 &* round &+ 5) % 16)
-        default: (mixed, word) = (c ^ (b | ~d), (7 &* round) % 16)
+        case 0: (mixed, index) = ((b & c) | (~b & d), round)
+        case 1: (mixed, index) = ((d & b) | (~d & c), (5 &* round &+ 1) % 16)
+        case 2: (mixed, index) = (b ^ c ^ d, (3 &* round &+ 5) % 16)
+        default: (mixed, index) = (c ^ (b | ~d), (7 &* round) % 16)
         }
-        let sum = a &+ mixed &+ constants[round] &+ words[word]
+        let sum = a &+ mixed &+ constants[round] &+ word(index)
         let amount = shifts[round / 16][round % 4]
         (a, d, c) = (d, c, b)
         b = b &+ (sum << amount | sum >> (32 - amount))
       }
       state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d)
     }
-    return [state.0, state.1, state.2, state.3].flatMap { word in
-      (0..<4).map { UInt8(truncatingIfNeeded: word >> ($0 * 8)) }
+    var digest: [UInt8] = []
+    digest.reserveCapacity(16)
+    for word in [state.0, state.1, state.2, state.3] {
+      for shift in stride(from: 0, to: 32, by: 8) {
+        digest.append(UInt8(truncatingIfNeeded: word >> shift))
+      }
     }
+    return digest
   }
 
   /// The amounts each round rotates by, four per group of sixteen rounds.

@@ -302,7 +302,7 @@ struct PreparedSQL: Sendable {
 
   init(_ text: String) {
     self.text = text
-    let digest = MD5.digest(Array(text.utf8)).prefix(8)
+    let digest = MD5.digest(text.utf8).prefix(8)
     name = "sharing_" + digest.map { String(Int($0) + 0x100, radix: 16).dropFirst() }.joined()
   }
 }
