@@ -308,10 +308,21 @@ struct PreparedSQL: Sendable {
 }
 
 extension Array where Element == String? {
-  /// The strings as C strings (`nil` stays `nil`), valid while `body` runs.
+  /// The strings as C strings (`nil` stays `nil`), valid while `body` runs: copied into one
+  /// buffer, each ended by a NUL.
   fileprivate func withCStrings<R>(_ body: ([UnsafePointer<CChar>?]) -> R) -> R {
-    let copies = map { $0.map { strdup($0) } ?? nil }
-    defer { copies.forEach { free($0) } }
-    return body(copies.map { $0.map { UnsafePointer($0) } })
+    let size = reduce(0) { $0 + ($1?.utf8.count ?? 0) + 1 }
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size) { buffer in
+      var end = 0
+      let strings = map { string -> UnsafePointer<CChar>? in
+        guard let string else { return nil }
+        let start = end
+        end = buffer[start...].initialize(fromContentsOf: string.utf8)
+        buffer.initializeElement(at: end, to: 0)
+        end += 1
+        return UnsafeRawPointer(buffer.baseAddress! + start).assumingMemoryBound(to: CChar.self)
+      }
+      return body(strings)
+    }
   }
 }
