@@ -278,8 +278,9 @@ struct Statement: Sendable {
   /// The name a connection prepares the statement under, for a statement sent with every
   /// write: the server then parses and plans it once per session, not at each write.
   ///
-  /// A prepared statement must come before any `COMMIT` of the statements run with it: if a
-  /// pooler leaves the connection without it, they are run again unprepared.
+  /// A prepared statement must not come after a `COMMIT` among the statements run with it:
+  /// if a pooler leaves the connection without it, they are run again unprepared. (A
+  /// prepared `COMMIT` that fails so committed nothing.)
   var preparedName: String?
 
   init(_ sql: String, _ parameters: [String?] = []) {

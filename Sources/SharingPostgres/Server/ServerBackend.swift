@@ -27,10 +27,13 @@ final class ServerBackend: PostgresBackend {
   /// The process ID of the server process of this backend's listening connection: a write
   /// does not notify it, as this process knows what it writes.
   private let listenerID = Locked<Int32?>(nil)
+  /// The statement that opens each write: see ``TableSQL/writer(timeout:)``.
+  private let writer: Statement
 
   init(configuration: PostgresDatabase.Configuration, sql: TableSQL) {
     self.configuration = configuration
     self.sql = sql
+    self.writer = sql.writer(timeout: configuration.timeout)
     self.pool = ConnectionPool(
       connectionString: configuration.connectionString,
       limit: configuration.maximumConnections,
@@ -56,8 +59,8 @@ final class ServerBackend: PostgresBackend {
         [key, String(decoding: json, as: UTF8.self)]
       )
       let results = try connection.runRollingBack(
-        [TableSQL.begin, sql.writer(timeout: configuration.timeout), upsert]
-          + sql.heard(key, besides: listener) + [Statement("COMMIT")]
+        [TableSQL.begin, writer, upsert]
+          + sql.heard(key, besides: listener) + [TableSQL.commit]
       )
       let version = try Self.version(results[2].first?.first)
       let isHeard = results[4].first?.first == "t"
@@ -75,7 +78,7 @@ final class ServerBackend: PostgresBackend {
     return try notifying(key) { connection, notify, _ in
       do {
         let locked = try connection.run([
-          Statement("BEGIN"), sql.writer(timeout: configuration.timeout),
+          Statement("BEGIN"), writer,
           Statement(sql.insertIfMissing, [key, String(decoding: missing, as: UTF8.self)]),
           Statement(sql.selectForUpdate, [key]), Statement(sql.drawVersion),
         ])

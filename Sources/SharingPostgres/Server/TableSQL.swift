@@ -132,7 +132,11 @@ struct TableSQL: Sendable {
 
   /// Opens a plain write's transaction. Read committed, whatever the server's default: the
   /// query of ``heard(_:besides:)`` must see the registrations committed before its lock.
-  static let begin = Statement("BEGIN ISOLATION LEVEL READ COMMITTED")
+  /// Prepared, as each statement of a plain write is, so that the server does not parse it
+  /// at every write.
+  static let begin = Statement(PreparedSQL("BEGIN ISOLATION LEVEL READ COMMITTED"))
+  /// Commits a plain write's transaction; prepared, as ``begin`` is.
+  static let commit = Statement(PreparedSQL("COMMIT"))
 
   /// In a write's transaction, after it wrote the row of `key`, just before its commit, two
   /// statements: the first takes the lock of the key's bucket, shared, until the transaction
