@@ -8,7 +8,10 @@ import Foundation
 enum CorruptFile {
   /// The first name, from now, that a value called `name` can be kept under: the first that
   /// `isTaken` says no value has. Also used for user defaults keys.
-  static func preservationName(for name: String, isTaken: (String) -> Bool) -> String {
+  static func preservationName(
+    for name: String,
+    isTaken: (String) throws -> Bool
+  ) rethrows -> String {
     let date = Date()
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -16,24 +19,20 @@ enum CorruptFile {
     formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
     let base = "\(name).corrupt-\(formatter.string(from: date))"
     // The first name not taken: there is one, as the names never end.
-    return (1...).lazy.map { $0 > 1 ? "\(base)-\($0)" : base }.first { !isTaken($0) }!
+    return try (1...).lazy.map { $0 > 1 ? "\(base)-\($0)" : base }.first { try !isTaken($0) }!
   }
 
-  /// Writes `data` next to `url` under a name no other file has; returns that file.
+  /// Writes `data` next to `url` under a name nothing else has, with the file's permissions
+  /// (the bytes of a private file stay private); returns that file.
+  ///
+  /// Each name is taken by creating the file there, over nothing, not even a symbolic link:
+  /// another process keeping bytes at the same moment takes the next name.
   @discardableResult
   static func preserve(_ data: Data, of url: URL, in backend: any FileSystemBackend) throws -> URL {
     let directory = url.deletingLastPathComponent()
-    // Taken by anything there, even what cannot be read: only a name with nothing there is free.
-    let name = preservationName(for: url.lastPathComponent) { name in
-      do {
-        return try backend.contents(of: directory.appendingPathComponent(name)) != nil
-      } catch {
-        return true
-      }
+    let name = try preservationName(for: url.lastPathComponent) { name in
+      try !backend.create(data, at: directory.appendingPathComponent(name), permissionsOf: url)
     }
-    // With the file's permissions: the bytes of a private file stay private.
-    let preserved = directory.appendingPathComponent(name)
-    try backend.write(data, to: preserved, permissionsOf: url)
-    return preserved
+    return directory.appendingPathComponent(name)
   }
 }

@@ -55,26 +55,54 @@ struct DiskFileSystem: FileSystemBackend {
     )
     guard descriptor >= 0 else { throw Self.posixError(errno) }
     do {
-      do {
-        defer { close(descriptor) }
-        if keepsPermissions {
-          // Best effort: only a privileged process can give a file to another owner.
-          if existing.st_uid != geteuid() || existing.st_gid != getegid() {
-            _ = fchown(descriptor, existing.st_uid, existing.st_gid)
-          }
-          guard fchmod(descriptor, existing.st_mode & 0o7777) == 0 else {
-            throw Self.posixError(errno)
-          }
-        }
-        try FileHandle(fileDescriptor: descriptor).write(contentsOf: data)
-        // Flushed before the rename, so a crash right after it cannot leave an empty file.
-        guard fsync(descriptor) == 0 else { throw Self.posixError(errno) }
-      }
+      // Flushed before the rename, so a crash right after it cannot leave an empty file.
+      try Self.fill(descriptor, with: data, permissions: keepsPermissions ? existing : nil)
       guard rename(temporary.path, url.path) == 0 else { throw Self.posixError(errno) }
     } catch {
       unlink(temporary.path)
       throw error
     }
+  }
+
+  func create(_ data: Data, at url: URL, permissionsOf template: URL) throws -> Bool {
+    var existing = stat()
+    let keepsPermissions =
+      stat(template.path, &existing) == 0 && existing.st_mode & S_IFMT == S_IFREG
+    // `O_EXCL` fails for anything at the path, a symbolic link included, wherever it leads.
+    let descriptor = open(
+      url.path,
+      O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+      keepsPermissions ? 0o600 : 0o644
+    )
+    guard descriptor >= 0 else {
+      if errno == EEXIST { return false }
+      throw Self.posixError(errno)
+    }
+    do {
+      try Self.fill(descriptor, with: data, permissions: keepsPermissions ? existing : nil)
+    } catch {
+      // The file is this call's own: `O_EXCL` made it.
+      unlink(url.path)
+      throw error
+    }
+    return true
+  }
+
+  /// Writes `data` to the new file open at `descriptor`, with the owner and permissions of
+  /// the file described by `permissions` if given, flushes it to the disk and closes it.
+  private static func fill(_ descriptor: Int32, with data: Data, permissions: stat?) throws {
+    defer { close(descriptor) }
+    if let permissions {
+      // Best effort: only a privileged process can give a file to another owner.
+      if permissions.st_uid != geteuid() || permissions.st_gid != getegid() {
+        _ = fchown(descriptor, permissions.st_uid, permissions.st_gid)
+      }
+      guard fchmod(descriptor, permissions.st_mode & 0o7777) == 0 else {
+        throw posixError(errno)
+      }
+    }
+    try FileHandle(fileDescriptor: descriptor).write(contentsOf: data)
+    guard fsync(descriptor) == 0 else { throw posixError(errno) }
   }
 
   /// Where reads and writes of `url` go: the file its symbolic links lead to, followed one

@@ -14,6 +14,11 @@ protocol FileSystemBackend: Sendable {
   /// file at `template`, if there is one there.
   func write(_ data: Data, to url: URL, permissionsOf template: URL?) throws
 
+  /// Creates a file at `url` holding `data`, with the permissions of the file at `template`,
+  /// only if there is nothing there, not even a symbolic link (never followed); returns
+  /// whether it did. Of two processes creating one name at once, one finds it taken.
+  func create(_ data: Data, at url: URL, permissionsOf template: URL) throws -> Bool
+
   /// Writes or deletes (`nil`) a file as another program would: watchers are told, and
   /// ``FileStorage`` treats it as an external change.
   func externalWrite(_ data: Data?, to url: URL) throws

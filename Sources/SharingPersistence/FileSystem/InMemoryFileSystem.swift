@@ -30,6 +30,14 @@ final class InMemoryFileSystem: FileSystemBackend {
     state.withLock { $0.files[url] = data }
   }
 
+  func create(_ data: Data, at url: URL, permissionsOf template: URL) throws -> Bool {
+    state.withLock { state in
+      guard state.files[url] == nil else { return false }
+      state.files[url] = data
+      return true
+    }
+  }
+
   func externalWrite(_ data: Data?, to url: URL) throws {
     let watchers = state.withLock { state in
       state.files[url] = data
