@@ -273,7 +273,7 @@ final class DefaultsKeys: Sendable {
   /// already replaced costs a key; skipping one loses it.
   private func keepStoredValue(forKey key: String) {
     guard let object = store.base.object(forKey: key) else { return }
-    let name = CorruptFile.preservationName(for: key) { store.base.object(forKey: $0) != nil }
+    let name = CorruptFile.preservationName(for: key) { store.base.object(forKey: $0) == nil }
     ObservedUserDefaults.$isWritingForKey.withValue(true) { store.base.set(object, forKey: name) }
   }
 }

@@ -6,11 +6,12 @@ import Foundation
 /// for example `todos.json.corrupt-20250102T030405Z`, with `-2`, `-3`… appended if that name
 /// is taken. Nothing ever deletes these files.
 enum CorruptFile {
-  /// The first name, from now, that a value called `name` can be kept under: the first that
-  /// `isTaken` says no value has. Also used for user defaults keys.
+  /// The first name, from now, that a value called `name` is kept under: the first that
+  /// `claim` takes, saying whether it could (no value had it). Also used for user defaults
+  /// keys.
   static func preservationName(
     for name: String,
-    isTaken: (String) throws -> Bool
+    claim: (String) throws -> Bool
   ) rethrows -> String {
     let date = Date()
     let formatter = DateFormatter()
@@ -19,7 +20,7 @@ enum CorruptFile {
     formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
     let base = "\(name).corrupt-\(formatter.string(from: date))"
     // The first name not taken: there is one, as the names never end.
-    return try (1...).lazy.map { $0 > 1 ? "\(base)-\($0)" : base }.first { try !isTaken($0) }!
+    return try (1...).lazy.map { $0 > 1 ? "\(base)-\($0)" : base }.first { try claim($0) }!
   }
 
   /// Writes `data` next to `url` under a name nothing else has, with the file's permissions
@@ -31,7 +32,7 @@ enum CorruptFile {
   static func preserve(_ data: Data, of url: URL, in backend: any FileSystemBackend) throws -> URL {
     let directory = url.deletingLastPathComponent()
     let name = try preservationName(for: url.lastPathComponent) { name in
-      try !backend.create(data, at: directory.appendingPathComponent(name), permissionsOf: url)
+      try backend.create(data, at: directory.appendingPathComponent(name), permissionsOf: url)
     }
     return directory.appendingPathComponent(name)
   }

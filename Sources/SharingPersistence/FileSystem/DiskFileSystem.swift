@@ -7,7 +7,9 @@ import SharingDependencies
 /// A file reached through symbolic links is written where they lead: the link stays a link,
 /// and the file it leads to is replaced with the same permission bits (and, where allowed,
 /// the same owner) it had. A link another user made in a sticky, world-writable directory is
-/// not followed (see ``FileError/protectedSymbolicLink(link:owner:)``).
+/// not followed (see ``FileError/protectedSymbolicLink(link:owner:)``). A file made by
+/// ``create(_:at:permissionsOf:)`` (a kept copy of unreadable bytes) is made only where
+/// nothing is, never through a link.
 struct DiskFileSystem: FileSystemBackend {
   /// What notices changes to the files.
   var watcher = FileWatcher.shared
@@ -30,79 +32,74 @@ struct DiskFileSystem: FileSystemBackend {
     return try FileHandle(fileDescriptor: descriptor).readToEnd() ?? Data()
   }
 
-  func write(_ data: Data, to url: URL, permissionsOf template: URL?) throws {
+  func write(_ data: Data, to url: URL) throws {
     let url = try Self.destination(of: url)
-    let directory = url.deletingLastPathComponent()
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    // The temporary file lives in the target's directory so that 'rename' stays on one
-    // file system and replaces the target atomically: readers see the old or the new
-    // bytes, never a torn file.
-    let temporary = directory.appendingPathComponent(
-      ".\(url.lastPathComponent).\(UUID().uuidString).tmp"
+    try FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(),
+      withIntermediateDirectories: true
     )
-    var existing = stat()
-    let isRegularFile = { (path: String) in
-      stat(path, &existing) == 0 && existing.st_mode & S_IFMT == S_IFREG
-    }
-    let keepsPermissions =
-      isRegularFile(url.path) || template.map { isRegularFile($0.path) } == true
-    // Created readable by its owner only when it takes another file's permissions, so that
-    // the bytes of a private file are never readable by others, even in the temporary file.
-    let descriptor = open(
-      temporary.path,
-      O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-      keepsPermissions ? 0o600 : 0o644
-    )
-    guard descriptor >= 0 else { throw Self.posixError(errno) }
-    do {
-      // Flushed before the rename, so a crash right after it cannot leave an empty file.
-      try Self.fill(descriptor, with: data, permissions: keepsPermissions ? existing : nil)
-      guard rename(temporary.path, url.path) == 0 else { throw Self.posixError(errno) }
-    } catch {
+    // Flushed before the rename, so a crash right after it cannot leave an empty file.
+    let temporary = try Self.writeTemporaryFile(data, beside: url, permissionsOf: url)
+    guard rename(temporary.path, url.path) == 0 else {
+      let error = Self.posixError(errno)
       unlink(temporary.path)
       throw error
     }
   }
 
   func create(_ data: Data, at url: URL, permissionsOf template: URL) throws -> Bool {
-    var existing = stat()
-    let keepsPermissions =
-      stat(template.path, &existing) == 0 && existing.st_mode & S_IFMT == S_IFREG
-    // `O_EXCL` fails for anything at the path, a symbolic link included, wherever it leads.
-    let descriptor = open(
-      url.path,
-      O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-      keepsPermissions ? 0o600 : 0o644
-    )
-    guard descriptor >= 0 else {
+    // A temporary file of the template's, which a write of it removes if it is abandoned.
+    let temporary = try Self.writeTemporaryFile(data, beside: template, permissionsOf: template)
+    defer { unlink(temporary.path) }
+    // `link` fails for anything at the path, a symbolic link included, wherever it leads:
+    // the file appears whole, or not at all.
+    guard link(temporary.path, url.path) == 0 else {
       if errno == EEXIST { return false }
       throw Self.posixError(errno)
-    }
-    do {
-      try Self.fill(descriptor, with: data, permissions: keepsPermissions ? existing : nil)
-    } catch {
-      // The file is this call's own: `O_EXCL` made it.
-      unlink(url.path)
-      throw error
     }
     return true
   }
 
-  /// Writes `data` to the new file open at `descriptor`, with the owner and permissions of
-  /// the file described by `permissions` if given, flushes it to the disk and closes it.
-  private static func fill(_ descriptor: Int32, with data: Data, permissions: stat?) throws {
-    defer { close(descriptor) }
-    if let permissions {
-      // Best effort: only a privileged process can give a file to another owner.
-      if permissions.st_uid != geteuid() || permissions.st_gid != getegid() {
-        _ = fchown(descriptor, permissions.st_uid, permissions.st_gid)
+  /// Writes `data` to a new temporary file in the directory of `url`, flushed to the disk,
+  /// with the permission bits (and, where allowed, the owner) of the regular file at
+  /// `template` if there is one; returns it.
+  ///
+  /// In the directory of `url`, so that renaming or linking it there stays on one file
+  /// system. Readable by its owner only while it takes another file's permissions, so that
+  /// the bytes of a private file are never readable by others, even in the temporary file.
+  private static func writeTemporaryFile(
+    _ data: Data,
+    beside url: URL,
+    permissionsOf template: URL
+  ) throws -> URL {
+    let temporary = url.deletingLastPathComponent().appendingPathComponent(
+      ".\(url.lastPathComponent).\(UUID().uuidString).tmp"
+    )
+    var existing = stat()
+    let keepsPermissions =
+      stat(template.path, &existing) == 0 && existing.st_mode & S_IFMT == S_IFREG
+    let descriptor = open(
+      temporary.path,
+      O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+      keepsPermissions ? 0o600 : 0o644
+    )
+    guard descriptor >= 0 else { throw posixError(errno) }
+    do {
+      defer { close(descriptor) }
+      if keepsPermissions {
+        // Best effort: only a privileged process can give a file to another owner.
+        if existing.st_uid != geteuid() || existing.st_gid != getegid() {
+          _ = fchown(descriptor, existing.st_uid, existing.st_gid)
+        }
+        guard fchmod(descriptor, existing.st_mode & 0o7777) == 0 else { throw posixError(errno) }
       }
-      guard fchmod(descriptor, permissions.st_mode & 0o7777) == 0 else {
-        throw posixError(errno)
-      }
+      try FileHandle(fileDescriptor: descriptor).write(contentsOf: data)
+      guard fsync(descriptor) == 0 else { throw posixError(errno) }
+    } catch {
+      unlink(temporary.path)
+      throw error
     }
-    try FileHandle(fileDescriptor: descriptor).write(contentsOf: data)
-    guard fsync(descriptor) == 0 else { throw posixError(errno) }
+    return temporary
   }
 
   /// Where reads and writes of `url` go: the file its symbolic links lead to, followed one

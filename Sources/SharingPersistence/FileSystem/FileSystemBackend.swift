@@ -8,15 +8,14 @@ protocol FileSystemBackend: Sendable {
   func contents(of url: URL) throws -> Data?
 
   /// Replaces the file at `url` atomically, creating its parent directories: through a
-  /// symbolic link, the file the link leads to.
-  ///
-  /// The file keeps the permissions of the file it replaces; a new file takes those of the
-  /// file at `template`, if there is one there.
-  func write(_ data: Data, to url: URL, permissionsOf template: URL?) throws
+  /// symbolic link, the file the link leads to. The file keeps the permissions of the file
+  /// it replaces.
+  func write(_ data: Data, to url: URL) throws
 
-  /// Creates a file at `url` holding `data`, with the permissions of the file at `template`,
-  /// only if there is nothing there, not even a symbolic link (never followed); returns
-  /// whether it did. Of two processes creating one name at once, one finds it taken.
+  /// Creates a file at `url`, in the directory of the file at `template`, holding `data`
+  /// with the template's permissions, only if there is nothing there, not even a symbolic
+  /// link (never followed); returns whether it did. The file appears whole or not at all,
+  /// and of two processes creating one name at once, one finds it taken.
   func create(_ data: Data, at url: URL, permissionsOf template: URL) throws -> Bool
 
   /// Writes or deletes (`nil`) a file as another program would: watchers are told, and
@@ -45,11 +44,4 @@ protocol FileSystemBackend: Sendable {
   ///   taken, or a ``FileError/protectedSymbolicLink(link:owner:)`` if a link leading to the
   ///   file must not be followed.
   func lock(_ url: URL, exclusive: Bool) throws -> FileLock
-}
-
-extension FileSystemBackend {
-  /// Replaces the file at `url` atomically, keeping its permissions.
-  func write(_ data: Data, to url: URL) throws {
-    try write(data, to: url, permissionsOf: nil)
-  }
 }

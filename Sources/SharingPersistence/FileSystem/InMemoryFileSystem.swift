@@ -26,7 +26,7 @@ final class InMemoryFileSystem: FileSystemBackend {
     state.withLock { $0.files[url] }
   }
 
-  func write(_ data: Data, to url: URL, permissionsOf template: URL?) throws {
+  func write(_ data: Data, to url: URL) throws {
     state.withLock { $0.files[url] = data }
   }
 
