@@ -18,10 +18,11 @@ package func currentThreadID() -> UInt {
 /// process ID): the answer is kept for each thread instead.
 package func isOnMainThread() -> Bool {
   #if os(Linux)
-    let known = Int(bitPattern: pthread_getspecific(mainThreadKey))
+    guard let key = mainThreadKey else { return Thread.isMainThread }
+    let known = Int(bitPattern: pthread_getspecific(key))
     if known != 0 { return known == 1 }
     let isMain = Thread.isMainThread
-    pthread_setspecific(mainThreadKey, UnsafeRawPointer(bitPattern: isMain ? 1 : 2))
+    pthread_setspecific(key, UnsafeRawPointer(bitPattern: isMain ? 1 : 2))
     return isMain
   #else
     return Thread.isMainThread
@@ -30,10 +31,9 @@ package func isOnMainThread() -> Bool {
 
 #if os(Linux)
   /// The thread-specific value that keeps, for each thread, whether it is the main one (1)
-  /// or not (2).
-  private let mainThreadKey: pthread_key_t = {
+  /// or not (2); `nil` if the process had no key left to make it.
+  private let mainThreadKey: pthread_key_t? = {
     var key = pthread_key_t()
-    pthread_key_create(&key, nil)
-    return key
+    return pthread_key_create(&key, nil) == 0 ? key : nil
   }()
 #endif
