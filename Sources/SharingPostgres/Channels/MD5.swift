@@ -21,33 +21,35 @@ enum MD5 {
     var state: (UInt32, UInt32, UInt32, UInt32) = (
       0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476
     )
-    for chunk in stride(from: 0, to: message.count, by: 64) {
-      let word = { (index: Int) in
-        let offset = chunk + index * 4
-        return UInt32(message[offset]) | UInt32(message[offset + 1]) << 8
-          | UInt32(message[offset + 2]) << 16 | UInt32(message[offset + 3]) << 24
-      }
-      var (a, b, c, d) = state
-      for round in 0..<64 {
-        let (mixed, index): (UInt32, Int)
-        switch round / 16 {
-        case 0: (mixed, index) = ((b & c) | (~b & d), round)
-        case 1: (mixed, index) = ((d & b) | (~d & c), (5 &* round &+ 1) % 16)
-        case 2: (mixed, index) = (b ^ c ^ d, (3 &* round &+ 5) % 16)
-        default: (mixed, index) = (c ^ (b | ~d), (7 &* round) % 16)
+    message.withUnsafeBytes { raw in
+      for chunk in stride(from: 0, to: raw.count, by: 64) {
+        let wordAt = { (index: Int) in
+          UInt32(
+            littleEndian: raw.loadUnaligned(fromByteOffset: chunk + index * 4, as: UInt32.self)
+          )
         }
-        let sum = a &+ mixed &+ constants[round] &+ word(index)
-        let amount = shifts[round / 16][round % 4]
-        (a, d, c) = (d, c, b)
-        b = b &+ (sum << amount | sum >> (32 - amount))
+        var (a, b, c, d) = state
+        for round in 0..<64 {
+          let (mixed, index): (UInt32, Int)
+          switch round / 16 {
+          case 0: (mixed, index) = ((b & c) | (~b & d), round)
+          case 1: (mixed, index) = ((d & b) | (~d & c), (5 &* round &+ 1) % 16)
+          case 2: (mixed, index) = (b ^ c ^ d, (3 &* round &+ 5) % 16)
+          default: (mixed, index) = (c ^ (b | ~d), (7 &* round) % 16)
+          }
+          let sum = a &+ mixed &+ constants[round] &+ wordAt(index)
+          let amount = shifts[round / 16][round % 4]
+          (a, d, c) = (d, c, b)
+          b = b &+ (sum << amount | sum >> (32 - amount))
+        }
+        state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d)
       }
-      state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d)
     }
     var digest: [UInt8] = []
     digest.reserveCapacity(16)
-    for word in [state.0, state.1, state.2, state.3] {
+    for part in [state.0, state.1, state.2, state.3] {
       for shift in stride(from: 0, to: 32, by: 8) {
-        digest.append(UInt8(truncatingIfNeeded: word >> shift))
+        digest.append(UInt8(truncatingIfNeeded: part >> shift))
       }
     }
     return digest
