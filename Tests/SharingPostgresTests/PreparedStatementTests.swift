@@ -1,3 +1,4 @@
+import CLibPQ
 import Foundation
 import PostgresTestSupport
 import Testing
@@ -46,6 +47,22 @@ import Testing
     ])
     #expect(inserted[1] == [["2"]])
     #expect(try connection.execute("SELECT n FROM counted ORDER BY n") == [["1"], ["2"]])
+    #expect(!connection.preparesStatements)
+  }
+
+  /// A plain write's `BEGIN` and `COMMIT` are prepared too: whichever of them the session
+  /// lost, the write is committed once, and the connection is left out of any transaction.
+  @Test(arguments: [TableSQL.begin, TableSQL.commit])
+  func aWriteWhoseBeginOrCommitTheSessionLostIsCommittedOnce(lost: Statement) async throws {
+    let cluster = try await PostgresCluster.shared()
+    let connection = try Connection(cluster.connectionString, timeout: .seconds(60))
+    try connection.execute("CREATE TEMPORARY TABLE counted (n int)")
+    let insert = Statement("INSERT INTO counted VALUES ($1::int)", ["1"])
+    _ = try connection.run([TableSQL.begin, insert, TableSQL.commit])
+    try connection.execute("DEALLOCATE \(try #require(lost.preparedName))")
+    _ = try connection.run([TableSQL.begin, Statement(insert.sql, ["2"]), TableSQL.commit])
+    #expect(try connection.execute("SELECT n FROM counted ORDER BY n") == [["1"], ["2"]])
+    #expect(PQtransactionStatus(connection.handle) == PQTRANS_IDLE)
     #expect(!connection.preparesStatements)
   }
 

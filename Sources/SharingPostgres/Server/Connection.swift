@@ -155,6 +155,12 @@ final class Connection: @unchecked Sendable {
   private func exchange(
     _ statements: [Statement]
   ) throws -> (rows: [[[String?]]], failure: Failure?) {
+    assert(
+      PQtransactionStatus(handle) == PQTRANS_IDLE
+        || statements.allSatisfy { $0.preparedName == nil },
+      "Run again unprepared, they would leave the transaction an earlier run opened "
+        + "(see Statement.preparedName)."
+    )
     guard PQenterPipelineMode(handle) == 1 else { throw error() }
     var answers: [Answer] = []
     for statement in statements {
@@ -278,9 +284,10 @@ struct Statement: Sendable {
   /// The name a connection prepares the statement under, for a statement sent with every
   /// write: the server then parses and plans it once per session, not at each write.
   ///
-  /// A prepared statement must not come after a `COMMIT` among the statements run with it:
-  /// if a pooler leaves the connection without it, they are run again unprepared. (A
-  /// prepared `COMMIT` that fails so committed nothing.)
+  /// If a pooler leaves the connection without it, the statements run with it are run again
+  /// unprepared, after a rollback. So a prepared statement is run only with statements that
+  /// open their own transaction, if any, and never after their `COMMIT`, which may itself
+  /// be prepared: if it fails so, nothing was committed.
   var preparedName: String?
 
   init(_ sql: String, _ parameters: [String?] = []) {

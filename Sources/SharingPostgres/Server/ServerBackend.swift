@@ -27,7 +27,8 @@ final class ServerBackend: PostgresBackend {
   /// The process ID of the server process of this backend's listening connection: a write
   /// does not notify it, as this process knows what it writes.
   private let listenerID = Locked<Int32?>(nil)
-  /// The statement that opens each write: see ``TableSQL/writer(timeout:)``.
+  /// The settings statement of each write's transaction (who writes, its timeouts): see
+  /// ``TableSQL/writer(timeout:)``.
   private let writer: Statement
 
   init(configuration: PostgresDatabase.Configuration, sql: TableSQL) {
