@@ -96,7 +96,8 @@ import Testing
     ///
     /// Its own synchronizer, which waits long for a lock: the steps made while the
     /// synchronization waits take what a loaded machine gives them, and no other test's
-    /// synchronization waits for, or is taken for, the one awaited here.
+    /// synchronization locks this test's files, or is taken for the one awaited here (though
+    /// other tests' synchronizations wait their turn behind it, one at a time per process).
     @Test func aDefaultOfAStoreOpenedDuringASynchronizationIsCheckedAgainstItsFile() throws {
       let synchronizer = DefaultsSynchronizer(lockTimeout: .seconds(120))
       let (file, store) = try storeWithFile(nil)

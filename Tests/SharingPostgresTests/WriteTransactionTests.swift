@@ -43,9 +43,11 @@ import Testing
       let before = relay.roundTrips
       try await save(2, with: key)
       #expect(relay.roundTrips - before == 1)
-      let sent = relay.sent
-      #expect(sent.runs(of: TableSQL.begin) == 1, "\(sent)")
-      #expect(sent.runs(of: TableSQL.commit) == 1, "\(sent)")
+      let (sent, bytes) = (relay.sent, relay.sentBytes)
+      #expect(bytes.binds(of: TableSQL.begin) == 1, "\(sent)")
+      #expect(bytes.binds(of: TableSQL.commit) == 1, "\(sent)")
+      #expect(bytes.unnamedParses(startingWith: "BEGIN") == 0, "\(sent)")
+      #expect(bytes.unnamedParses(startingWith: "COMMIT") == 0, "\(sent)")
       #expect(!sent.contains("_notify\"("), "\(sent)")
       withExtendedLifetime(held) {}
     }
@@ -69,8 +71,9 @@ import Testing
       await eventually("the first load") { count == 1 }
       relay.startRecording()
       try await save(2, with: key)
-      let sent = relay.sent
-      #expect(sent.runs(of: TableSQL.commit) == 1, "\(sent)")
+      let (sent, bytes) = (relay.sent, relay.sentBytes)
+      #expect(bytes.binds(of: TableSQL.commit) == 1, "\(sent)")
+      #expect(bytes.unnamedParses(startingWith: "COMMIT") == 0, "\(sent)")
       #expect(sent.contains("_notify\"("), "\(sent)")
       await eventually("the other process's value") { count == 2 }
     }
@@ -234,17 +237,25 @@ extension TestTable {
   }
 }
 
-extension String {
-  /// How many times the messages a client sent, as ``Relay/sent`` shows them, run
-  /// `statement`: bound by its prepared name, or parsed unnamed. Each message is its letter,
-  /// four bytes of length and its fields, each ended by a NUL (shown as a space): a Bind
-  /// names the portal (none) then the statement, a Parse names the statement (none) then
-  /// gives its text.
-  fileprivate func runs(of statement: Statement) -> Int {
-    let escaped = { NSRegularExpression.escapedPattern(for: $0) }
-    let bound = statement.preparedName.map { "B.{4} \(escaped($0)) " }
-    return [bound, "P.{4} \(escaped(statement.sql)) "].compactMap { $0 }.reduce(0) {
-      $0 + matches(of: try! Regex($1)).count
-    }
+extension [UInt8] {
+  /// How many of these messages, sent by a client, bind `statement` by its prepared name: a
+  /// Bind is `B`, four bytes of length, the portal's name (none) and the statement's, each
+  /// ended by a NUL.
+  fileprivate func binds(of statement: Statement) -> Int {
+    messages("B", startingWith: [0] + Array((statement.preparedName ?? "").utf8) + [0])
+  }
+
+  /// How many of these messages, sent by a client, parse a statement whose text starts with
+  /// `text`, unnamed: a Parse is `P`, four bytes of length, the statement's name (none,
+  /// ended by a NUL), then its text.
+  fileprivate func unnamedParses(startingWith text: String) -> Int {
+    messages("P", startingWith: [0] + Array(text.utf8))
+  }
+
+  private func messages(_ type: Character, startingWith fields: [UInt8]) -> Int {
+    indices.filter { start in
+      self[start] == type.asciiValue && start + 5 + fields.count <= count
+        && self[(start + 5)..<(start + 5 + fields.count)].elementsEqual(fields)
+    }.count
   }
 }

@@ -100,8 +100,12 @@ public final class Relay: Sendable {
   /// What clients sent since ``startRecording()``, as text: the SQL of their statements
   /// among the bytes of the protocol's messages, each byte below a space read as a space.
   public var sent: String {
-    let bytes = state.withLock { $0.sent ?? [] }
-    return String(decoding: bytes.map { max($0, 0x20) }, as: UTF8.self)
+    String(decoding: sentBytes.map { max($0, 0x20) }, as: UTF8.self)
+  }
+
+  /// What clients sent since ``startRecording()``, byte for byte.
+  public var sentBytes: [UInt8] {
+    state.withLock { $0.sent ?? [] }
   }
 
   /// Closes every connection through the relay, as a server restarting or a network cut
