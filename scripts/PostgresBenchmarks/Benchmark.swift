@@ -120,6 +120,14 @@ final class Child {
 }
 
 extension [Double] {
+  /// The middle value, or the mean of the two middle ones of an even count.
+  var median: Double {
+    let sorted = self.sorted()
+    guard !sorted.isEmpty else { return .nan }
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+  }
+
   /// The value below which `percent` percent of the values fall (nearest rank).
   func percentile(_ percent: Double) -> Double {
     let sorted = self.sorted()

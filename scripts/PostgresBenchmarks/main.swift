@@ -150,7 +150,7 @@ default:
     let summary = { (figure: (Benchmark.CommitRound) -> Double) in
       let shares = measured.map { 100 * figure($0) / $0.pgbench }
       let rounds = shares.map { String(format: "%.0f%%", $0) }.joined(separator: ", ")
-      return (measured.map(figure).percentile(50), shares.percentile(50), rounds)
+      return (measured.map(figure).median, shares.median, rounds)
     }
     let (commits, listeningShare, listeningRounds) = summary(\.listening)
     say(
@@ -177,7 +177,7 @@ default:
     say(
       String(
         format: "pgbench plain UPDATE, 16 clients: %.0f per second",
-        measured.map(\.pgbench).percentile(50)
+        measured.map(\.pgbench).median
       )
     )
     let notifying = try Benchmark.pgbenchUpdates(cluster, seconds: seconds, notifying: true)
