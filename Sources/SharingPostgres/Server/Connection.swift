@@ -57,20 +57,14 @@ final class Connection: @unchecked Sendable {
   private func connect() throws {
     var polling = PGRES_POLLING_WRITING
     let deadline = ContinuousClock.now + timeout
-    while PQstatus(handle) != CONNECTION_BAD {
-      switch polling {
-      case PGRES_POLLING_OK:
-        return
-      case PGRES_POLLING_READING:
-        try wait(for: Int16(POLLIN), until: deadline, "connecting")
-      case PGRES_POLLING_WRITING:
-        try wait(for: Int16(POLLOUT), until: deadline, "connecting")
-      default:
-        throw PostgresError(String(cString: PQerrorMessage(handle)))
-      }
+    while PQstatus(handle) != CONNECTION_BAD,
+      [PGRES_POLLING_READING, PGRES_POLLING_WRITING].contains(polling)
+    {
+      let events = polling == PGRES_POLLING_READING ? POLLIN : POLLOUT
+      try wait(for: Int16(events), until: deadline, "connecting")
       polling = PQconnectPoll(handle)
     }
-    throw PostgresError(String(cString: PQerrorMessage(handle)))
+    guard polling == PGRES_POLLING_OK, PQstatus(handle) != CONNECTION_BAD else { throw error() }
   }
 
   /// Whether the connection was lost, or an exchange on it cut short (it timed out).
