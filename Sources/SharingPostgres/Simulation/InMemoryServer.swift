@@ -42,13 +42,7 @@ final class InMemoryServer: PostgresBackend {
 
   func write(_ key: String, json: Data, keepsAside: Bool) throws -> Int64 {
     try StoredRow.check(key: key, json: json)
-    return try withRowLocked(key) {
-      try commit(json, for: key) { state in
-        if keepsAside, let kept = state.rows[key] {
-          state.rows["\(key).corrupt-\(Date.now.ISO8601Format())"] = kept
-        }
-      }
-    }
+    return try withRowLocked(key) { try commit(json, for: key, keepingAside: keepsAside) }
   }
 
   func transaction(
@@ -130,18 +124,19 @@ final class InMemoryServer: PostgresBackend {
 
   // MARK: Helpers
 
-  /// Stores `json` as the row of `key`, once `change` made its other changes, and notifies
-  /// the listeners of the key's bucket. Fails as `jsonb` does if `json` is not JSON.
-  private func commit(
-    _ json: Data,
-    for key: String,
-    _ change: (inout State) -> Void = { _ in }
-  ) throws -> Int64 {
+  /// Stores `json` as the row of `key`, with a version drawn from the counter, and notifies
+  /// the listeners of the key's bucket; if `keepingAside`, the row's value is kept first under
+  /// `<key>.corrupt-<timestamp>`. Fails as `jsonb` does if `json` is not JSON.
+  private func commit(_ json: Data, for key: String, keepingAside: Bool = false) throws -> Int64 {
     try Self.checkJSON(json)
     let (version, listeners) = try state.withLock { state in
       try state.checkUp()
-      change(&state)
-      return (state.store(json, for: key), state.listeners(of: key))
+      if keepingAside, let kept = state.rows[key] {
+        state.rows["\(key).corrupt-\(Date.now.ISO8601Format())"] = kept
+      }
+      state.lastVersion += 1
+      state.rows[key] = StoredRow(json: json, version: state.lastVersion)
+      return (state.lastVersion, state.listeners(of: key))
     }
     for listener in listeners { listener(.changed(key: key, version: version)) }
     return version
@@ -184,11 +179,5 @@ extension InMemoryServer.State {
     let bucket = KeyBuckets.bucket(of: key)
     return listeners.sorted { $0.key < $1.key }.map(\.value)
       .filter { $0.buckets.contains(bucket) }.map(\.onEvent)
-  }
-
-  mutating func store(_ json: Data, for key: String) -> Int64 {
-    lastVersion += 1
-    rows[key] = StoredRow(json: json, version: lastVersion)
-    return lastVersion
   }
 }
