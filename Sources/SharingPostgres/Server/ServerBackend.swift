@@ -163,24 +163,19 @@ final class ServerBackend: PostgresBackend {
     to buckets: @escaping @Sendable () -> Set<Int>,
     _ onEvent: @escaping @Sendable (ListenEvent) -> Void
   ) -> any ListenSession {
-    let work = Listener.Work(
-      buckets: buckets,
-      prepare: { [self] connection in
-        pool.serverAnswered()
-        try setUpIfNeeded(connection)
-      },
-      register: { [self] connection, buckets in
-        let id = try connection.run([sql.listen(to: buckets)])[0].first?.first ?? nil
-        listenerID.withLock { $0 = id.flatMap { Int32($0) } }
-      }
-    )
-    return Listener(
-      connectionString: configuration.listeningConnectionString
-        ?? configuration.connectionString,
-      timeout: configuration.timeout,
-      work: work,
-      onEvent: onEvent
-    )
+    Listener(backend: self, buckets: buckets, onEvent: onEvent)
+  }
+
+  /// Readies a new listening connection: the server answered, and the table is set up.
+  func prepare(listening connection: Connection) throws {
+    pool.serverAnswered()
+    try setUpIfNeeded(connection)
+  }
+
+  /// Makes the listening connection listen to exactly `buckets`, and notes its process ID.
+  func register(_ connection: Connection, listeningTo buckets: Set<Int>) throws {
+    let id = try connection.run([sql.listen(to: buckets)])[0].first?.first ?? nil
+    listenerID.withLock { $0 = id.flatMap { Int32($0) } }
   }
 
   /// Runs `body` on a pooled connection, creating the table first if this process has not.
