@@ -16,6 +16,23 @@ final class InMemoryServer: PostgresBackend {
     var listeners: [Int: Listener] = [:]
     /// One semaphore per row locked by a transaction, or being locked.
     var rowLocks: [String: DispatchSemaphore] = [:]
+
+    /// The error of every call while the server is down.
+    static let refused = PostgresError(
+      "connection to the in-memory server failed: it is down (simulated outage)"
+    )
+
+    /// Throws ``refused`` while the server is down.
+    func checkUp() throws {
+      if isDown { throw Self.refused }
+    }
+
+    /// Who hears the changes of `key`: the listeners of its bucket.
+    func listeners(of key: String) -> [@Sendable (ListenEvent) -> Void] {
+      let bucket = KeyBuckets.bucket(of: key)
+      return listeners.sorted { $0.key < $1.key }.map(\.value)
+        .filter { $0.buckets.contains(bucket) }.map(\.onEvent)
+    }
   }
 
   fileprivate struct Listener {
@@ -162,22 +179,5 @@ final class InMemoryServer: PostgresBackend {
     else {
       throw PostgresError("invalid input syntax for type json", sqlState: "22P02")
     }
-  }
-}
-
-extension InMemoryServer.State {
-  static let refused = PostgresError(
-    "connection to the in-memory server failed: it is down (simulated outage)"
-  )
-
-  func checkUp() throws {
-    if isDown { throw Self.refused }
-  }
-
-  /// Who hears the changes of `key`: the listeners of its bucket.
-  func listeners(of key: String) -> [@Sendable (ListenEvent) -> Void] {
-    let bucket = KeyBuckets.bucket(of: key)
-    return listeners.sorted { $0.key < $1.key }.map(\.value)
-      .filter { $0.buckets.contains(bucket) }.map(\.onEvent)
   }
 }
