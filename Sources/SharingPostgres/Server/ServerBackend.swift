@@ -89,17 +89,16 @@ final class ServerBackend: PostgresBackend {
         let version = try Self.version(locked[4].first?.first)
         let json = try body(Self.row(row), !locked[2].isEmpty)
         try StoredRow.check(key: key, json: json)
-        let results: [[[String?]]]
         do {
-          results = try connection.run([
+          let results = try connection.run([
             Statement(sql.update, [key, String(decoding: json, as: UTF8.self), "\(version)"]),
             Statement("COMMIT"), notify(),
           ])
+          return (version, Self.isHeard(results[2]))
         } catch let error as PostgresError where connection.isBroken {
           // The server may have committed before the connection was lost or timed out.
           throw TransactionOutcomeUnknown(PostgresError.commitUnanswered(key, error))
         }
-        return (version, Self.isHeard(results[2]))
       } catch {
         if !connection.isBroken { _ = try? connection.execute("ROLLBACK") }
         throw error
