@@ -124,10 +124,7 @@ final class Connection: @unchecked Sendable {
 
   /// The first error of an exchange, and whether a prepared statement, or its preparation,
   /// failed with it.
-  private struct Failure {
-    let error: PostgresError
-    let isOfPreparedStatement: Bool
-  }
+  private typealias Failure = (error: PostgresError, isOfPreparedStatement: Bool)
 
   /// A result an exchange reads: a statement's, or the preparation's of a statement's name.
   private enum Answer {
@@ -193,10 +190,8 @@ final class Connection: @unchecked Sendable {
         break
       default:
         failure =
-          failure
-          ?? Failure(
-            error: PostgresError(result: result, connection: handle),
-            isOfPreparedStatement: answer.isOfPreparedStatement
+          failure ?? (
+            PostgresError(result: result, connection: handle), answer.isOfPreparedStatement
           )
       }
       // NB: In pipeline mode each statement's results end with a null result.
