@@ -165,13 +165,9 @@ final class Listener: ListenSession {
       let payload = String(cString: notification.pointee.extra)
       PQfreemem(notification)
       let parts = payload.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
+      let key = parts.count > 1 ? String(parts[1]) : ""
       let version = Int64(parts[0]) ?? 0
-      onEvent(
-        .changed(
-          key: parts.count > 1 ? String(parts[1]) : "",
-          version: version == 0 ? nil : version
-        )
-      )
+      onEvent(.changed(key: key, version: version == 0 ? nil : version))
     }
   }
 
