@@ -163,8 +163,7 @@ final class InMemoryServer: PostgresBackend {
     // NB: A semaphore rather than a lock: it stands for the server's row lock, which a
     //     transaction holds while its body runs, as `SELECT … FOR UPDATE` does.
     let semaphore = state.withLock { state in
-      if let semaphore = state.rowLocks[key] { return semaphore }
-      let semaphore = DispatchSemaphore(value: 1)
+      let semaphore = state.rowLocks[key] ?? DispatchSemaphore(value: 1)
       state.rowLocks[key] = semaphore
       return semaphore
     }
