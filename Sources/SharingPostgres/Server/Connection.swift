@@ -136,10 +136,7 @@ final class Connection: @unchecked Sendable {
     }
 
     var isOfPreparedStatement: Bool {
-      switch self {
-      case .statement(let isPrepared): isPrepared
-      case .preparation: true
-      }
+      if case .statement(isPrepared: false) = self { false } else { true }
     }
   }
 
