@@ -106,6 +106,9 @@ final class ServerBackend: PostgresBackend {
     }
   }
 
+  /// What a write made: its version, and whether other processes watch its key.
+  private typealias Written = (version: Int64, isHeard: Bool)
+
   /// Runs a write on a pooled connection, handing it what makes the statement that notifies
   /// the other processes watching `key`'s bucket once it committed: at once (`atOnce`), or, if this
   /// process notified less than ``HintBatch/interval`` ago, with the others of the interval
@@ -113,15 +116,13 @@ final class ServerBackend: PostgresBackend {
   /// version and whether other processes watch the key.
   private func notifying(
     _ key: String,
-    _ write: (Connection, _ notify: () -> Statement, _ atOnce: Bool) throws -> (
-      version: Int64, isHeard: Bool
-    )
+    _ write: (Connection, _ notify: () -> Statement, _ atOnce: Bool) throws -> Written
   ) throws -> Int64 {
     let atOnce = hints.withLock { $0.claimAtOnce(now: .now) }
     let notify = { [self] in
       sql.notify([key], atOnce: atOnce, listener: listenerID.withLock { $0 })
     }
-    let written: (version: Int64, isHeard: Bool)
+    let written: Written
     do {
       written = try withConnection { try write($0, notify, atOnce) }
     } catch {
