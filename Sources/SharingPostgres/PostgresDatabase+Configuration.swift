@@ -83,12 +83,10 @@ extension PostgresDatabase {
 extension PostgresDatabase.Configuration: CustomStringConvertible {
   /// The configuration as written, with any password replaced by `***`.
   public var description: String {
-    var parts = [String(reflecting: ConnectionString.redacting(connectionString))]
+    let redacted = { String(reflecting: ConnectionString.redacting($0)) }
+    var parts = [redacted(connectionString)]
     if let listeningConnectionString {
-      parts.append(
-        "listeningConnectionString: "
-          + String(reflecting: ConnectionString.redacting(listeningConnectionString))
-      )
+      parts.append("listeningConnectionString: \(redacted(listeningConnectionString))")
     }
     parts.append("table: \(String(reflecting: table))")
     if throttle != .seconds(1) { parts.append("throttle: \(throttle)") }

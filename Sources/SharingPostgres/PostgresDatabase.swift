@@ -26,6 +26,10 @@ public struct PostgresDatabase: Sendable {
   /// thread, so that creating one never waits on the network.
   var isRemote: Bool { store.backend is ServerBackend }
 
+  /// The number of rows this process keeps a record of: those a key holds, or with a write
+  /// to make.
+  package var rowRecordCount: Int { store.rows.count }
+
   /// A PostgreSQL server.
   ///
   /// - Parameters:
@@ -134,10 +138,4 @@ extension PostgresDatabase: CustomStringConvertible {
   /// The database as created, e.g. `.server("", table: "sharing_values")`, with any
   /// password replaced by `***`.
   public var description: String { label }
-}
-
-extension PostgresDatabase {
-  /// The number of rows this process keeps a record of: those a key holds, or with a write
-  /// to make.
-  package var rowRecordCount: Int { store.rows.count }
 }

@@ -37,9 +37,7 @@ public struct PostgresError: Error, Equatable, CustomStringConvertible, Sendable
         + "unreachable, or the timeout of the database's configuration too short."
     )
   }
-}
 
-extension PostgresError {
   /// The answer to the commit of a change of `key` was lost (`cause`): it may have been made.
   static func commitUnanswered(_ key: String, _ cause: PostgresError) -> Self {
     PostgresError(
@@ -48,9 +46,7 @@ extension PostgresError {
         + "the server answers."
     )
   }
-}
 
-extension PostgresError {
   /// Whether the server has no prepared statement of the name used (`26000`), or has one
   /// already (`42P05`).
   var isAboutPreparedStatements: Bool {

@@ -23,7 +23,8 @@ final class TableListener: Sendable {
     /// How many watched keys each bucket has.
     var keysInBucket: [Int: Int] = [:]
     var nextID = 0
-    var session = Session.none
+    /// `nil` while no key is watched.
+    var session: Session?
     var isListening = false
     /// The buckets whose changes the connection hears.
     var heard: Set<Int> = []
@@ -37,14 +38,12 @@ final class TableListener: Sendable {
   }
 
   private enum Session {
-    case none
     /// Being started by a thread, outside the lock; each start has a generation of its own.
     case starting(generation: Int)
     case started(any ListenSession, generation: Int)
 
-    var generation: Int? {
+    var generation: Int {
       switch self {
-      case .none: nil
       case .starting(let generation), .started(_, let generation): generation
       }
     }
@@ -71,7 +70,7 @@ final class TableListener: Sendable {
       state.keys[key, default: WatchedKey(bucket: bucket)].watchers[id] = onChange
       if isNewKey { state.keysInBucket[bucket, default: 0] += 1 }
       switch state.session {
-      case .none:
+      case nil:
         state.session = .starting(generation: id)
         return (id, { self.start(generation: id) })
       case .starting:
@@ -127,7 +126,7 @@ final class TableListener: Sendable {
   private func handleReceived() {
     let (received, current) = state.withLock { state in
       defer { state.received = [] }
-      return (state.received, state.session.generation)
+      return (state.received, state.session?.generation)
     }
     var changes: [String: Int64?] = [:]
     var order: [String] = []
@@ -197,7 +196,7 @@ final class TableListener: Sendable {
       }
       state.isListening = false
       state.heard = []
-      defer { state.session = .none }
+      defer { state.session = nil }
       guard case .started(let session, _) = state.session else { return nil }
       return { session.stop() }
     }

@@ -57,20 +57,14 @@ final class Connection: @unchecked Sendable {
   private func connect() throws {
     var polling = PGRES_POLLING_WRITING
     let deadline = ContinuousClock.now + timeout
-    while PQstatus(handle) != CONNECTION_BAD {
-      switch polling {
-      case PGRES_POLLING_OK:
-        return
-      case PGRES_POLLING_READING:
-        try wait(for: Int16(POLLIN), until: deadline, "connecting")
-      case PGRES_POLLING_WRITING:
-        try wait(for: Int16(POLLOUT), until: deadline, "connecting")
-      default:
-        throw PostgresError(String(cString: PQerrorMessage(handle)))
-      }
+    while PQstatus(handle) != CONNECTION_BAD,
+      [PGRES_POLLING_READING, PGRES_POLLING_WRITING].contains(polling)
+    {
+      let events = polling == PGRES_POLLING_READING ? POLLIN : POLLOUT
+      try wait(for: Int16(events), until: deadline, "connecting")
       polling = PQconnectPoll(handle)
     }
-    throw PostgresError(String(cString: PQerrorMessage(handle)))
+    guard polling == PGRES_POLLING_OK, PQstatus(handle) != CONNECTION_BAD else { throw error() }
   }
 
   /// Whether the connection was lost, or an exchange on it cut short (it timed out).
@@ -130,10 +124,7 @@ final class Connection: @unchecked Sendable {
 
   /// The first error of an exchange, and whether a prepared statement, or its preparation,
   /// failed with it.
-  private struct Failure {
-    let error: PostgresError
-    let isOfPreparedStatement: Bool
-  }
+  private typealias Failure = (error: PostgresError, isOfPreparedStatement: Bool)
 
   /// A result an exchange reads: a statement's, or the preparation's of a statement's name.
   private enum Answer {
@@ -145,10 +136,7 @@ final class Connection: @unchecked Sendable {
     }
 
     var isOfPreparedStatement: Bool {
-      switch self {
-      case .statement(let isPrepared): isPrepared
-      case .preparation: true
-      }
+      if case .statement(isPrepared: false) = self { false } else { true }
     }
   }
 
@@ -199,10 +187,8 @@ final class Connection: @unchecked Sendable {
         break
       default:
         failure =
-          failure
-          ?? Failure(
-            error: PostgresError(result: result, connection: handle),
-            isOfPreparedStatement: answer.isOfPreparedStatement
+          failure ?? (
+            PostgresError(result: result, connection: handle), answer.isOfPreparedStatement
           )
       }
       // NB: In pipeline mode each statement's results end with a null result.

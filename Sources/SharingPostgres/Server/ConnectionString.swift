@@ -3,19 +3,16 @@ enum ConnectionString {
   /// The connection string with its password, if it has one, replaced by `***`: in a URI's
   /// user information or `password` query parameter, or a `password=` keyword's value.
   static func redacting(_ text: String) -> String {
-    if text.hasPrefix("postgresql://") || text.hasPrefix("postgres://") {
-      return redactingURI(text)
-    }
-    return redactingKeywords(text)
+    text.hasPrefix("postgresql://") || text.hasPrefix("postgres://")
+      ? redactingURI(text) : redactingKeywords(text)
   }
 
   private static func redactingURI(_ text: String) -> String {
-    let characters = Array(text)
-    let start = characters.firstIndex(of: ":")! + 3
-    let end = characters[start...].firstIndex { $0 == "/" || $0 == "?" } ?? characters.count
-    var result = characters
-    if let at = characters[start..<end].lastIndex(of: "@"),
-      let colon = characters[start..<at].firstIndex(of: ":")
+    var result = Array(text)
+    let start = result.firstIndex(of: ":")! + 3
+    let end = result[start...].firstIndex { $0 == "/" || $0 == "?" } ?? result.count
+    if let at = result[start..<end].lastIndex(of: "@"),
+      let colon = result[start..<at].firstIndex(of: ":")
     {
       result.replaceSubrange((colon + 1)..<at, with: "***")
     }

@@ -3,24 +3,24 @@ import Foundation
 import SharingDependencies
 import SharingPersistence
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A thread holding one connection that listens to the channels of some buckets of keys,
 /// reconnecting with backoff when the connection is lost, until stopped.
 ///
 /// The buckets are asked for when it connects, and again after ``bucketsChanged()``; each
-/// time they differ from those listened to, `register` makes the connection listen to them,
-/// and ``ListenEvent/listened(buckets:)`` says so.
+/// time they differ from those listened to, the backend makes the connection listen to them
+/// (``ServerBackend/register(_:listeningTo:)``), and ``ListenEvent/listened(buckets:)`` says
+/// so.
 ///
 /// The connection is checked while it is quiet: once nothing was heard on it for a quarter of
 /// the timeout, an empty query is sent, and the connection is given up on if nothing is heard
 /// within the timeout — a server that stopped answering, or a network that stopped carrying
 /// packets, is noticed within the timeout.
 final class Listener: ListenSession {
+  /// Connects, readies the connection and registers its buckets.
+  private let backend: ServerBackend
+  /// The buckets to listen to.
+  private let buckets: @Sendable () -> Set<Int>
+  private let onEvent: @Sendable (ListenEvent) -> Void
   private let state = Locked(State())
   /// Written to by ``stop()`` and ``bucketsChanged()`` to wake the thread from `poll`.
   private let wakeRead: Int32
@@ -33,29 +33,19 @@ final class Listener: ListenSession {
     var isClosed = false
   }
 
-  /// What the thread is told to do with the connection.
-  struct Work: Sendable {
-    /// The buckets to listen to.
-    var buckets: @Sendable () -> Set<Int>
-    /// Readies a new connection.
-    var prepare: @Sendable (Connection) throws -> Void
-    /// Makes the connection listen to exactly these buckets.
-    var register: @Sendable (Connection, Set<Int>) throws -> Void
-  }
-
   init(
-    connectionString: String,
-    timeout: Duration,
-    work: Work,
+    backend: ServerBackend,
+    buckets: @escaping @Sendable () -> Set<Int>,
     onEvent: @escaping @Sendable (ListenEvent) -> Void
   ) {
+    self.backend = backend
+    self.buckets = buckets
+    self.onEvent = onEvent
     var fds: [Int32] = [-1, -1]
     _ = pipe(&fds)
     (wakeRead, wakeWrite) = (fds[0], fds[1])
     for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
-    let thread = Thread { [self] in
-      run(connectionString, timeout, work, onEvent)
-    }
+    let thread = Thread { [self] in run() }
     thread.name = "SharingPostgres.Listener"
     thread.start()
   }
@@ -90,12 +80,7 @@ final class Listener: ListenSession {
     }
   }
 
-  private func run(
-    _ connectionString: String,
-    _ timeout: Duration,
-    _ work: Work,
-    _ onEvent: (ListenEvent) -> Void
-  ) {
+  private func run() {
     defer {
       state.withLock { state in
         state.isClosed = true
@@ -106,53 +91,47 @@ final class Listener: ListenSession {
     var backoff = Backoff()
     var isLost = false
     while shouldRun {
-      let connection: Connection
-      let listened: Set<Int>
+      var isListening = false
       do {
-        connection = try Connection(connectionString, timeout: timeout)
-        try work.prepare(connection)
+        let configuration = backend.configuration
+        let connection = try Connection(
+          configuration.listeningConnectionString ?? configuration.connectionString,
+          timeout: configuration.timeout
+        )
+        try backend.prepare(listening: connection)
         _ = takeBucketsChanged()
-        listened = work.buckets()
-        try work.register(connection, listened)
+        let listened = buckets()
+        try backend.register(connection, listeningTo: listened)
+        onEvent(.listened(buckets: listened))
+        onEvent(.listening(afterLoss: isLost))
+        isListening = true
+        isLost = false
+        backoff.reset()
+        try follow(connection, listening: listened)
       } catch {
         if !isLost { onEvent(.lost(error as? PostgresError ?? PostgresError("\(error)"))) }
         isLost = true
-        _ = waitForWake(orSocket: nil, timeout: backoff.next())
-        continue
-      }
-      onEvent(.listened(buckets: listened))
-      onEvent(.listening(afterLoss: isLost))
-      isLost = false
-      backoff.reset()
-      do {
-        try follow(connection, listening: listened, work, onEvent)
-      } catch {
-        onEvent(.lost(error as? PostgresError ?? PostgresError("\(error)")))
-        isLost = true
+        // A lost connection is made again at once; one that could not be made, after a while.
+        if !isListening { _ = waitForWake(orSocket: nil, timeout: backoff.next()) }
       }
     }
   }
 
   /// Reports notifications until stopped, listening to the buckets asked for, and checking
   /// that the server still answers.
-  private func follow(
-    _ connection: Connection,
-    listening initial: Set<Int>,
-    _ work: Work,
-    _ onEvent: (ListenEvent) -> Void
-  ) throws {
+  private func follow(_ connection: Connection, listening initial: Set<Int>) throws {
     let quiet = connection.timeout / 4
     var listened = initial
     var lastHeard = ContinuousClock.now
     var isChecking = false
     while shouldRun {
       if !isChecking, takeBucketsChanged() {
-        let wanted = work.buckets()
+        let wanted = buckets()
         if wanted != listened {
-          try work.register(connection, wanted)
+          try backend.register(connection, listeningTo: wanted)
           listened = wanted
           lastHeard = .now
-          report(connection, onEvent)
+          report(connection)
           onEvent(.listened(buckets: wanted))
         }
       }
@@ -176,23 +155,19 @@ final class Listener: ListenSession {
         PQclear(result)
         isChecking = false
       }
-      report(connection, onEvent)
+      report(connection)
     }
   }
 
   /// Reports the notifications libpq has read, each payload `<version> <key>`.
-  private func report(_ connection: Connection, _ onEvent: (ListenEvent) -> Void) {
+  private func report(_ connection: Connection) {
     while let notification = PQnotifies(connection.handle) {
       let payload = String(cString: notification.pointee.extra)
       PQfreemem(notification)
       let parts = payload.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
+      let key = parts.count > 1 ? String(parts[1]) : ""
       let version = Int64(parts[0]) ?? 0
-      onEvent(
-        .changed(
-          key: parts.count > 1 ? String(parts[1]) : "",
-          version: version == 0 ? nil : version
-        )
-      )
+      onEvent(.changed(key: key, version: version == 0 ? nil : version))
     }
   }
 

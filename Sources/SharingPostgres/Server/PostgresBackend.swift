@@ -5,6 +5,24 @@ import Foundation
 struct StoredRow: Equatable, Sendable {
   var json: Data
   var version: Int64
+
+  /// Checks that a key and its JSON can reach PostgreSQL intact: `text` and `jsonb` cannot
+  /// hold the NUL character, which would end them early on the way, so that `"a\u{0}b"`
+  /// would write the row of `"a"`.
+  static func check(key: String, json: Data? = nil) throws {
+    if key.utf8.contains(0) {
+      throw PostgresError(
+        "The key \(String(reflecting: key)) contains the NUL character, which PostgreSQL's "
+          + "text cannot hold: use another key."
+      )
+    }
+    if let json, json.contains(0) {
+      throw PostgresError(
+        "The JSON of \(String(reflecting: key)) contains the NUL character, which jsonb "
+          + "cannot hold."
+      )
+    }
+  }
 }
 
 /// What the table's listener hears.
@@ -77,24 +95,4 @@ protocol ListenSession: Sendable {
 
   /// Closes the connection.
   func stop()
-}
-
-extension StoredRow {
-  /// Checks that a key and its JSON can reach PostgreSQL intact: `text` and `jsonb` cannot
-  /// hold the NUL character, which would end them early on the way, so that `"a\u{0}b"`
-  /// would write the row of `"a"`.
-  static func check(key: String, json: Data? = nil) throws {
-    if key.utf8.contains(0) {
-      throw PostgresError(
-        "The key \(String(reflecting: key)) contains the NUL character, which PostgreSQL's "
-          + "text cannot hold: use another key."
-      )
-    }
-    if let json, json.contains(0) {
-      throw PostgresError(
-        "The JSON of \(String(reflecting: key)) contains the NUL character, which jsonb "
-          + "cannot hold."
-      )
-    }
-  }
 }

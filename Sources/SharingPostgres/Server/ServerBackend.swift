@@ -89,23 +89,25 @@ final class ServerBackend: PostgresBackend {
         let version = try Self.version(locked[4].first?.first)
         let json = try body(Self.row(row), !locked[2].isEmpty)
         try StoredRow.check(key: key, json: json)
-        let results: [[[String?]]]
         do {
-          results = try connection.run([
+          let results = try connection.run([
             Statement(sql.update, [key, String(decoding: json, as: UTF8.self), "\(version)"]),
             Statement("COMMIT"), notify(),
           ])
+          return (version, Self.isHeard(results[2]))
         } catch let error as PostgresError where connection.isBroken {
           // The server may have committed before the connection was lost or timed out.
           throw TransactionOutcomeUnknown(PostgresError.commitUnanswered(key, error))
         }
-        return (version, Self.isHeard(results[2]))
       } catch {
         if !connection.isBroken { _ = try? connection.execute("ROLLBACK") }
         throw error
       }
     }
   }
+
+  /// What a write made: its version, and whether other processes watch its key.
+  private typealias Written = (version: Int64, isHeard: Bool)
 
   /// Runs a write on a pooled connection, handing it what makes the statement that notifies
   /// the other processes watching `key`'s bucket once it committed: at once (`atOnce`), or, if this
@@ -114,15 +116,13 @@ final class ServerBackend: PostgresBackend {
   /// version and whether other processes watch the key.
   private func notifying(
     _ key: String,
-    _ write: (Connection, _ notify: () -> Statement, _ atOnce: Bool) throws -> (
-      version: Int64, isHeard: Bool
-    )
+    _ write: (Connection, _ notify: () -> Statement, _ atOnce: Bool) throws -> Written
   ) throws -> Int64 {
     let atOnce = hints.withLock { $0.claimAtOnce(now: .now) }
     let notify = { [self] in
       sql.notify([key], atOnce: atOnce, listener: listenerID.withLock { $0 })
     }
-    let written: (version: Int64, isHeard: Bool)
+    let written: Written
     do {
       written = try withConnection { try write($0, notify, atOnce) }
     } catch {
@@ -163,24 +163,19 @@ final class ServerBackend: PostgresBackend {
     to buckets: @escaping @Sendable () -> Set<Int>,
     _ onEvent: @escaping @Sendable (ListenEvent) -> Void
   ) -> any ListenSession {
-    let work = Listener.Work(
-      buckets: buckets,
-      prepare: { [self] connection in
-        pool.serverAnswered()
-        try setUpIfNeeded(connection)
-      },
-      register: { [self] connection, buckets in
-        let id = try connection.run([sql.listen(to: buckets)])[0].first?.first ?? nil
-        listenerID.withLock { $0 = id.flatMap { Int32($0) } }
-      }
-    )
-    return Listener(
-      connectionString: configuration.listeningConnectionString
-        ?? configuration.connectionString,
-      timeout: configuration.timeout,
-      work: work,
-      onEvent: onEvent
-    )
+    Listener(backend: self, buckets: buckets, onEvent: onEvent)
+  }
+
+  /// Readies a new listening connection: the server answered, and the table is set up.
+  func prepare(listening connection: Connection) throws {
+    pool.serverAnswered()
+    try setUpIfNeeded(connection)
+  }
+
+  /// Makes the listening connection listen to exactly `buckets`, and notes its process ID.
+  func register(_ connection: Connection, listeningTo buckets: Set<Int>) throws {
+    let id = try connection.run([sql.listen(to: buckets)])[0].first?.first ?? nil
+    listenerID.withLock { $0 = id.flatMap { Int32($0) } }
   }
 
   /// Runs `body` on a pooled connection, creating the table first if this process has not.

@@ -52,21 +52,21 @@ extension TableSQL {
       Statement(heardFunctionDefinition),
       Statement(notifyFunctionDefinition),
       Statement(besideTheTable),
-      Statement("DROP TRIGGER IF EXISTS sharing_stamp ON \(quoted)"),
+    ] + trigger("sharing_stamp", "BEFORE INSERT OR UPDATE")
+      + trigger("sharing_notify", "AFTER INSERT OR UPDATE OR DELETE") + [Statement("COMMIT")]
+  }
+
+  /// Replaces the trigger `name`, which calls the trigger function `when` (`BEFORE INSERT`, …)
+  /// a writer in plain SQL changes a row.
+  private func trigger(_ name: String, _ when: String) -> [Statement] {
+    [
+      Statement("DROP TRIGGER IF EXISTS \(name) ON \(quoted)"),
       Statement(
         """
-        CREATE TRIGGER sharing_stamp BEFORE INSERT OR UPDATE ON \(quoted)
+        CREATE TRIGGER \(name) \(when) ON \(quoted)
         FOR EACH ROW WHEN (\(Self.isPlainSQL)) EXECUTE FUNCTION \(function)()
         """
       ),
-      Statement("DROP TRIGGER IF EXISTS sharing_notify ON \(quoted)"),
-      Statement(
-        """
-        CREATE TRIGGER sharing_notify AFTER INSERT OR UPDATE OR DELETE ON \(quoted)
-        FOR EACH ROW WHEN (\(Self.isPlainSQL)) EXECUTE FUNCTION \(function)()
-        """
-      ),
-      Statement("COMMIT"),
     ]
   }
 

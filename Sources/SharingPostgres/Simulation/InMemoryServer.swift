@@ -16,6 +16,23 @@ final class InMemoryServer: PostgresBackend {
     var listeners: [Int: Listener] = [:]
     /// One semaphore per row locked by a transaction, or being locked.
     var rowLocks: [String: DispatchSemaphore] = [:]
+
+    /// The error of every call while the server is down.
+    static let refused = PostgresError(
+      "connection to the in-memory server failed: it is down (simulated outage)"
+    )
+
+    /// Throws ``refused`` while the server is down.
+    func checkUp() throws {
+      if isDown { throw Self.refused }
+    }
+
+    /// Who hears the changes of `key`: the listeners of its bucket.
+    func listeners(of key: String) -> [@Sendable (ListenEvent) -> Void] {
+      let bucket = KeyBuckets.bucket(of: key)
+      return listeners.sorted { $0.key < $1.key }.map(\.value)
+        .filter { $0.buckets.contains(bucket) }.map(\.onEvent)
+    }
   }
 
   fileprivate struct Listener {
@@ -42,13 +59,7 @@ final class InMemoryServer: PostgresBackend {
 
   func write(_ key: String, json: Data, keepsAside: Bool) throws -> Int64 {
     try StoredRow.check(key: key, json: json)
-    return try withRowLocked(key) {
-      try commit(json, for: key) { state in
-        if keepsAside, let kept = state.rows[key] {
-          state.rows["\(key).corrupt-\(Date.now.ISO8601Format())"] = kept
-        }
-      }
-    }
+    return try withRowLocked(key) { try commit(json, for: key, keepingAside: keepsAside) }
   }
 
   func transaction(
@@ -130,18 +141,19 @@ final class InMemoryServer: PostgresBackend {
 
   // MARK: Helpers
 
-  /// Stores `json` as the row of `key`, once `change` made its other changes, and notifies
-  /// the listeners of the key's bucket. Fails as `jsonb` does if `json` is not JSON.
-  private func commit(
-    _ json: Data,
-    for key: String,
-    _ change: (inout State) -> Void = { _ in }
-  ) throws -> Int64 {
+  /// Stores `json` as the row of `key`, with a version drawn from the counter, and notifies
+  /// the listeners of the key's bucket; if `keepingAside`, the row's value is kept first under
+  /// `<key>.corrupt-<timestamp>`. Fails as `jsonb` does if `json` is not JSON.
+  private func commit(_ json: Data, for key: String, keepingAside: Bool = false) throws -> Int64 {
     try Self.checkJSON(json)
     let (version, listeners) = try state.withLock { state in
       try state.checkUp()
-      change(&state)
-      return (state.store(json, for: key), state.listeners(of: key))
+      if keepingAside, let kept = state.rows[key] {
+        state.rows["\(key).corrupt-\(Date.now.ISO8601Format())"] = kept
+      }
+      state.lastVersion += 1
+      state.rows[key] = StoredRow(json: json, version: state.lastVersion)
+      return (state.lastVersion, state.listeners(of: key))
     }
     for listener in listeners { listener(.changed(key: key, version: version)) }
     return version
@@ -151,8 +163,7 @@ final class InMemoryServer: PostgresBackend {
     // NB: A semaphore rather than a lock: it stands for the server's row lock, which a
     //     transaction holds while its body runs, as `SELECT … FOR UPDATE` does.
     let semaphore = state.withLock { state in
-      if let semaphore = state.rowLocks[key] { return semaphore }
-      let semaphore = DispatchSemaphore(value: 1)
+      let semaphore = state.rowLocks[key] ?? DispatchSemaphore(value: 1)
       state.rowLocks[key] = semaphore
       return semaphore
     }
@@ -167,28 +178,5 @@ final class InMemoryServer: PostgresBackend {
     else {
       throw PostgresError("invalid input syntax for type json", sqlState: "22P02")
     }
-  }
-}
-
-extension InMemoryServer.State {
-  static let refused = PostgresError(
-    "connection to the in-memory server failed: it is down (simulated outage)"
-  )
-
-  func checkUp() throws {
-    if isDown { throw Self.refused }
-  }
-
-  /// Who hears the changes of `key`: the listeners of its bucket.
-  func listeners(of key: String) -> [@Sendable (ListenEvent) -> Void] {
-    let bucket = KeyBuckets.bucket(of: key)
-    return listeners.sorted { $0.key < $1.key }.map(\.value)
-      .filter { $0.buckets.contains(bucket) }.map(\.onEvent)
-  }
-
-  mutating func store(_ json: Data, for key: String) -> Int64 {
-    lastVersion += 1
-    rows[key] = StoredRow(json: json, version: lastVersion)
-    return lastVersion
   }
 }

@@ -16,9 +16,7 @@ extension PostgresDatabase {
   ///   - key: The key.
   /// - Throws: A ``PostgresError`` if the text is not JSON or the stand-in is down.
   public func simulateExternalWrite(json: String, forKey key: String) throws {
-    guard let server = inMemoryServer() else { return }
-    _ = try server.write(key, json: Data(json.utf8), keepsAside: false)
-    store.listener.waitForNotifications()
+    try simulate { _ = try $0.write(key, json: Data(json.utf8), keepsAside: false) }
   }
 
   /// Writes a key's row as another machine would, encoding the value as JSON.
@@ -36,17 +34,13 @@ extension PostgresDatabase {
   /// Deletes a key's row as another machine would, and returns once it is played back: the
   /// shared values return to their defaults.
   public func simulateExternalDelete(forKey key: String) {
-    guard let server = inMemoryServer() else { return }
-    server.simulateDelete(key)
-    store.listener.waitForNotifications()
+    simulate { $0.simulateDelete(key) }
   }
 
   /// Takes the stand-in server down, or brings it back up: while it is down every load,
   /// save and transaction fails, and once it is back every held key is reloaded.
   public func simulateOutage(_ isDown: Bool = true) {
-    guard let server = inMemoryServer() else { return }
-    server.simulateOutage(isDown)
-    store.listener.waitForNotifications()
+    simulate { $0.simulateOutage(isDown) }
   }
 
   /// The JSON text a key's row holds in the stand-in, if any.
@@ -68,6 +62,14 @@ extension PostgresDatabase {
   /// The keys of the stand-in's rows, in order.
   public var storedKeys: [String] {
     inMemoryServer()?.rows.keys.sorted() ?? []
+  }
+
+  /// Changes the stand-in as `change` does, and returns once every shared value played the
+  /// change back.
+  private func simulate(_ change: (InMemoryServer) throws -> Void) rethrows {
+    guard let server = inMemoryServer() else { return }
+    try change(server)
+    store.listener.waitForNotifications()
   }
 
   private func inMemoryServer() -> InMemoryServer? {
