@@ -240,7 +240,7 @@ extension TestTable {
 extension [UInt8] {
   /// How many of these messages, sent by a client, bind `statement` by its prepared name: a
   /// Bind is `B`, four bytes of length, the portal's name (none) and the statement's, each
-  /// ended by a NUL.
+  /// ended by a NUL. For a statement that is not prepared, the binds of unnamed statements.
   fileprivate func binds(of statement: Statement) -> Int {
     messages("B", startingWith: [0] + Array((statement.preparedName ?? "").utf8) + [0])
   }
