@@ -50,9 +50,14 @@ struct TestTable {
     }
   }
 
+  /// How long a test's database waits for the network unless the test sets its own: long,
+  /// since only tests of timeouts want one to pass, and a loaded machine (a test run beside
+  /// a build, under ThreadSanitizer) can stall an answer past the 2 s a program has.
+  static let patientTimeout = Duration.seconds(60)
+
   /// A database of the table: connections of its own, as another process would have.
   func database(throttle: Duration = .zero) -> PostgresDatabase {
-    .server(cluster.connectionString, table: name, throttle: throttle)
+    database(cluster.connectionString) { $0.throttle = throttle }
   }
 
   /// A database of the table with settings of its own, reached through a relay, say.
@@ -63,7 +68,8 @@ struct TestTable {
     var configuration = PostgresDatabase.Configuration(
       connectionString,
       table: name,
-      throttle: .zero
+      throttle: .zero,
+      timeout: Self.patientTimeout
     )
     configure(&configuration)
     return .server(configuration)

@@ -86,11 +86,8 @@ import Testing
   /// found no listener, would not have notified it.
   @Test func processListeningWhileAWriteIsInFlightEndsWithTheWrittenValue() async throws {
     let table = try await TestTable()
-    let patient = { (connectionString: String) in
-      table.database(connectionString) { $0.timeout = .seconds(60) }
-    }
     let key: PostgresKey<Int> = withDependencies {
-      $0.defaultPostgresDatabase = patient(table.cluster.connectionString)
+      $0.defaultPostgresDatabase = table.database()
     } operation: {
       .postgres("count")
     }
@@ -115,7 +112,7 @@ import Testing
       ) == "1"
     }
     try await withDependencies {
-      $0.defaultPostgresDatabase = patient(table.cluster.connectionString)
+      $0.defaultPostgresDatabase = table.database()
     } operation: {
       @SharedReader(.postgres("count")) var count = 0
       try await eventually("the listener registering") {
