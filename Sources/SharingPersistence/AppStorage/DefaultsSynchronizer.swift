@@ -75,16 +75,12 @@ final class DefaultsSynchronizer: Sendable {
       let paths = files.withLock { Set($0.keys).union(file.map { [$0.path] } ?? []).sorted() }
       var locks: [FileLock] = []
       defer { for lock in locks { lock.unlock() } }
+      let disk = DiskFileSystem(lockTimeout: lockTimeout)
       // Taken in the same order by every process, so that none waits for another that
       // waits for it.
       for path in paths {
         do {
-          locks.append(
-            try DiskFileSystem(lockTimeout: lockTimeout).lock(
-              URL(fileURLWithPath: path),
-              exclusive: true
-            )
-          )
+          locks.append(try disk.lock(URL(fileURLWithPath: path), exclusive: true))
         } catch {
           if let file, path == file.path {
             throw AppStorageError.notSaved(

@@ -42,10 +42,7 @@ extension DiskFileSystem {
     if descriptor < 0, errno == ENOENT || errno == ENOTDIR {
       guard exclusive else { return FileLock {} }
       // As a write makes the file's directory, and failing for the same reason.
-      try FileManager.default.createDirectory(
-        at: lockURL.deletingLastPathComponent(),
-        withIntermediateDirectories: true
-      )
+      try createDirectory(of: lockURL)
       descriptor = openLockFile(lockURL, creating: true)
     }
     guard descriptor >= 0 else {

@@ -43,17 +43,11 @@ extension DiskFileSystem {
     let temporary = names.filter { $0.hasPrefix(".") && $0.hasSuffix(".tmp") }
     listings.withLock { listings in
       listings = listings.filter { now - $0.value.time < .seconds(60) }
-      listings[directory] = Listing(time: now, names: temporary)
+      listings[directory] = (now, temporary)
     }
     return temporary
   }
 
-  /// The temporary files found in a directory, and when.
-  private struct Listing {
-    let time: ContinuousClock.Instant
-    let names: [String]
-  }
-
-  /// The latest listing of each directory, made in the last minute.
-  private static let listings = Locked<[String: Listing]>([:])
+  /// The temporary files found in each directory in the last minute, and when.
+  private static let listings = Locked([String: (time: ContinuousClock.Instant, names: [String])]())
 }

@@ -34,10 +34,7 @@ struct DiskFileSystem: FileSystemBackend {
 
   func write(_ data: Data, to url: URL) throws {
     let url = try Self.destination(of: url)
-    try FileManager.default.createDirectory(
-      at: url.deletingLastPathComponent(),
-      withIntermediateDirectories: true
-    )
+    try Self.createDirectory(of: url)
     // Flushed before the rename, so a crash right after it cannot leave an empty file.
     let temporary = try Self.writeTemporaryFile(data, beside: url, permissionsOf: url)
     guard rename(temporary.path, url.path) == 0 else {
@@ -150,10 +147,7 @@ struct DiskFileSystem: FileSystemBackend {
 
   func createEmptyFileIfMissing(at url: URL) {
     guard access(url.path, F_OK) != 0, errno == ENOENT else { return }
-    try? FileManager.default.createDirectory(
-      at: url.deletingLastPathComponent(),
-      withIntermediateDirectories: true
-    )
+    try? Self.createDirectory(of: url)
     // Exclusively: a file another program created meanwhile is left as it is.
     let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
     if descriptor >= 0 { close(descriptor) }
@@ -180,6 +174,12 @@ struct DiskFileSystem: FileSystemBackend {
       link.stop()
       target.stop()
     }
+  }
+
+  /// Creates the directory of the file at `url`, and its missing ancestors.
+  static func createDirectory(of url: URL) throws {
+    let directory = url.deletingLastPathComponent()
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
   }
 
   static func posixError(_ code: Int32) -> POSIXError {

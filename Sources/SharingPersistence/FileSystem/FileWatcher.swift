@@ -73,11 +73,6 @@ import SharingDependencies
         let failure = InotifyFailure(call: call, code: code, path: path)
         if failureKinds.insert(failure.kind).inserted { failures.append(failure) }
       }
-
-      mutating func takeFailures() -> [InotifyFailure] {
-        defer { failures = [] }
-        return failures
-      }
     }
 
     // 'IN_CREATE' only matters for directories (a missing ancestor appearing): a file's
@@ -121,16 +116,15 @@ import SharingDependencies
     /// watch is stopped; the watch is active while inotify watches the file, rather than
     /// polling finding its changes.
     func watch(path: String, onChange: @escaping @Sendable () -> Void) -> FileWatch {
-      let (id, startsReader, failures) = state.withLock { state in
+      let (id, startsReader) = withState { state in
         let id = state.nextID
         state.nextID += 1
         state.watches[id] = Watch(path: path, onChange: onChange)
         arm(id, in: &state)
         let startsReader = !state.isReading && state.watches[id]?.binding != nil
         if startsReader { state.isReading = true }
-        return (id, startsReader, state.takeFailures())
+        return (id, startsReader)
       }
-      write(failures)
       if startsReader {
         let thread = Thread { [self] in readEvents() }
         thread.name = "Sharing.FileWatcher"
@@ -147,9 +141,15 @@ import SharingDependencies
       )
     }
 
-    /// Writes the failures met, each kind the first time it happens.
-    private func write(_ failures: [InotifyFailure]) {
+    /// Runs `body` with the lock held, then writes the failures it met, each kind the first
+    /// time it happens.
+    private func withState<R>(_ body: (inout State) -> R) -> R {
+      let (result, failures) = state.withLock { state in
+        defer { state.failures = [] }
+        return (body(&state), state.failures)
+      }
       for failure in failures { warn(failure.message(pollingEvery: pollingInterval)) }
+      return result
     }
 
     // MARK: Binding watches to directories
@@ -245,11 +245,7 @@ import SharingDependencies
             length > 0
             ? String(cString: buffer.advanced(by: offset + 16).assumingMemoryBound(to: CChar.self))
             : nil
-          let (more, failures) = state.withLock { state in
-            (handle(watchDescriptor, mask, name, in: &state), state.takeFailures())
-          }
-          handlers += more
-          write(failures)
+          handlers += withState { handle(watchDescriptor, mask, name, in: &$0) }
           offset += 16 + length
         }
         for handler in handlers { handler() }
@@ -258,7 +254,7 @@ import SharingDependencies
 
     /// Polls every file from now on: events can no longer be read.
     private func stopReading(failingWith code: Int32) {
-      let (handlers, failures) = state.withLock { state in
+      let handlers = withState { state in
         state.cannotRead = true
         state.fail("read", code)
         for id in state.watches.keys {
@@ -266,9 +262,8 @@ import SharingDependencies
           poll(id, in: &state)
         }
         // Changes may have been missed since the last event read.
-        return (state.watches.values.map(\.onChange), state.takeFailures())
+        return state.watches.values.map(\.onChange)
       }
-      write(failures)
       for handler in handlers { handler() }
     }
 

@@ -19,10 +19,10 @@ import Foundation
     ///
     /// - Parameter interval: How often the files that cannot be watched are polled.
     func message(pollingEvery interval: Duration) -> String {
-      let target = path ?? "files"
+      let name = POSIXErrorCode(rawValue: code).map { "\($0)" } ?? "errno \(code)"
       let failure = """
-        Cannot watch \(target) for changes made by other programs: '\(call)' failed with \
-        \(Self.name(of: code)) (\(String(cString: strerror(code)))).
+        Cannot watch \(path ?? "files") for changes made by other programs: '\(call)' failed \
+        with \(name) (\(String(cString: strerror(code)))).
         """
       let consequence = """
         Files are still loaded and saved, and the files it concerns are checked for changes \
@@ -50,11 +50,6 @@ import Foundation
       default:
         return nil
       }
-    }
-
-    /// The symbolic name of `code`, such as `EMFILE`.
-    private static func name(of code: Int32) -> String {
-      POSIXErrorCode(rawValue: code).map { "\($0)" } ?? "errno \(code)"
     }
   }
 #endif

@@ -28,20 +28,16 @@ enum SchemaEnvelope {
   /// - Parameter isJSON: Whether `payload` is JSON, held as it is; other bytes are held as
   ///   text or base 64. Pretty-printed JSON is indented one more level.
   static func wrap(_ payload: Data, version: Int, isJSON: Bool) -> Data {
-    guard isJSON else {
-      let (member, string) =
-        if let text = String(validating: payload, as: UTF8.self) {
-          (Member.text, text)
-        } else {
-          (Member.base64, payload.base64EncodedString())
-        }
+    var (member, value) = (Member.value, payload)
+    if !isJSON {
+      let text = String(validating: payload, as: UTF8.self)
+      member = text == nil ? .base64 : .text
+      let string = text ?? payload.base64EncodedString()
       // Encoding a string cannot fail.
-      let literal = (try? JSONEncoder().encode(string)) ?? Data("\"\"".utf8)
-      return Data("{\"$version\":\(version),\"\(member.rawValue)\":".utf8) + literal
-        + Data("}".utf8)
+      value = (try? JSONEncoder().encode(string)) ?? Data("\"\"".utf8)
     }
-    guard payload.contains(newline) else {
-      return Data("{\"$version\":\(version),\"value\":".utf8) + payload + Data("}".utf8)
+    guard isJSON, payload.contains(newline) else {
+      return Data("{\"$version\":\(version),\"\(member.rawValue)\":".utf8) + value + Data("}".utf8)
     }
     var bytes = Array("{\n  \"$version\" : \(version),\n  \"value\" : ".utf8)
     bytes.reserveCapacity(bytes.count + payload.count + payload.count / 8 + 2)
@@ -85,19 +81,11 @@ enum SchemaEnvelope {
       let last = rest[..<close].lastIndex(where: { !isWhitespace($0) })
     else { return nil }
     let span = rest.drop(while: isWhitespace)[...last]
-    switch member {
-    case .value:
-      return (version, span)
-    case .text:
-      guard let text = try? JSONDecoder().decode(String.self, from: span) else { return nil }
-      return (version, Data(text.utf8))
-    case .base64:
-      guard
-        let string = try? JSONDecoder().decode(String.self, from: span),
-        let bytes = Data(base64Encoded: string)
-      else { return nil }
-      return (version, bytes)
-    }
+    if member == .value { return (version, span) }
+    guard let string = try? JSONDecoder().decode(String.self, from: span),
+      let bytes = member == .text ? Data(string.utf8) : Data(base64Encoded: string)
+    else { return nil }
+    return (version, bytes)
   }
 
   private static let newline = UInt8(ascii: "\n")

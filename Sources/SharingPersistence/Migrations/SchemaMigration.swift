@@ -74,9 +74,7 @@ public struct SchemaMigration<Value>: Sendable {
     decoder: JSONDecoder = JSONDecoder(),
     _ migrate: @escaping @Sendable (Old) throws -> Value
   ) -> Self {
-    Self(version: version) { data in
-      .value(try migrate(try decoder.decode(Old.self, from: data)))
-    }
+    from(version) { try migrate(try decoder.decode(Old.self, from: $0)) }
   }
 
   /// A migration that reads a value stored at `version` as an old `Decodable` type, and
@@ -102,9 +100,7 @@ public struct SchemaMigration<Value>: Sendable {
     decoder: JSONDecoder = JSONDecoder(),
     _ migrate: @escaping @Sendable (Old) throws -> Next
   ) -> Self {
-    Self(version: version) { data in
-      try step(try migrate(try decoder.decode(Old.self, from: data)))
-    }
+    from(version) { try migrate(try decoder.decode(Old.self, from: $0)) }
   }
 
   /// A migration that reads the bytes of a value stored at `version`, and makes the key's
