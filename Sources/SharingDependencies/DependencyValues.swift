@@ -142,29 +142,21 @@ extension DependencyValues {
 
   /// Where resolved values are cached, apart from the process-wide cache: a running test, or
   /// a scope of its own that no test shares.
-  package struct CacheScope: Hashable, Sendable {
-    // NB: Boxed, so that copying dependency values, which hold a scope, copies one reference
+  package final class CacheScope: Hashable, @unchecked Sendable {
+    // Unchecked: 'AnyHashable' is not 'Sendable'; it only wraps the 'Sendable' value given
+    // to 'init'.
+    // NB: A class, so that copying dependency values, which hold a scope, copies one reference
     //     rather than an existential (about 340 instructions more per shared value created).
-    private let id: Identity
+    private let id: AnyHashable
 
     /// The scope identified by `id`: a test's identifier, as its framework gives it, or a new
     /// value (a `UUID`) for a scope of its own.
     package init(_ id: some Hashable & Sendable) {
-      self.id = Identity(AnyHashable(id))
+      self.id = AnyHashable(id)
     }
 
-    private final class Identity: Hashable, @unchecked Sendable {
-      // Unchecked: 'AnyHashable' is not 'Sendable'; it only wraps the 'Sendable' value given
-      // to 'CacheScope.init'.
-      let value: AnyHashable
+    package static func == (lhs: CacheScope, rhs: CacheScope) -> Bool { lhs.id == rhs.id }
 
-      init(_ value: AnyHashable) {
-        self.value = value
-      }
-
-      static func == (lhs: Identity, rhs: Identity) -> Bool { lhs.value == rhs.value }
-
-      func hash(into hasher: inout Hasher) { hasher.combine(value) }
-    }
+    package func hash(into hasher: inout Hasher) { hasher.combine(id) }
   }
 }

@@ -18,16 +18,11 @@ final class DependencyCache: Sendable {
     }
   }
 
-  private struct ScopedSlot: Hashable {
-    let slot: Slot
-    let scope: DependencyValues.CacheScope
-  }
-
   /// The cached values: those resolved outside any scope (live code, previews) apart from
-  /// those of tests.
+  /// those of each test's scope.
   private struct State {
     var unscoped: [Slot: DependencyValues.Override] = [:]
-    var scoped: [ScopedSlot: DependencyValues.Override] = [:]
+    var scoped: [DependencyValues.CacheScope: [Slot: DependencyValues.Override]] = [:]
 
     subscript(
       key: ObjectIdentifier,
@@ -37,12 +32,12 @@ final class DependencyCache: Sendable {
       get {
         let slot = Slot(key: key, context: context)
         guard let scope else { return unscoped[slot] }
-        return scoped[ScopedSlot(slot: slot, scope: scope)]
+        return scoped[scope]?[slot]
       }
       set {
         let slot = Slot(key: key, context: context)
         guard let scope else { return unscoped[slot] = newValue }
-        scoped[ScopedSlot(slot: slot, scope: scope)] = newValue
+        scoped[scope, default: [:]][slot] = newValue
       }
     }
   }

@@ -186,10 +186,9 @@ public final class SharedChangeTracker: Sendable {
 
   /// The dumps of the expected values, per shared root, before an assertion changes them.
   func expectedDumps() -> [ObjectIdentifier: DumpNode] {
-    let dumper = Dumper()
-    return base.assert {
+    base.assert {
       Dictionary(
-        uniqueKeysWithValues: base.allSnapshots.map { ($0.id, dumper.node(for: $0.value)) }
+        uniqueKeysWithValues: base.allSnapshots.map { ($0.id, Dumper.node(for: $0.value)) }
       )
     }
   }

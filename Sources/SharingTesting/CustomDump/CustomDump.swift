@@ -83,8 +83,8 @@ public func customDump<T>(
   indent: Int = 0,
   maxDepth: Int = .max
 ) -> T {
-  let dumper = Dumper(maxDepth: maxDepth, elementLimit: Dumper.defaultElementLimit)
-  let child = DumpChild(label: name.map { [$0] } ?? [], node: dumper.node(for: value))
+  let node = Dumper.node(for: value, maxDepth: maxDepth, elementLimit: Dumper.defaultElementLimit)
+  let child = DumpChild(label: name.map { [$0] } ?? [], node: node)
   let padding = String(repeating: " ", count: max(indent, 0))
   let lines = child.lines(comma: false).map { $0.isEmpty ? $0 : padding + $0 }
   target.write(lines.joined(separator: "\n"))

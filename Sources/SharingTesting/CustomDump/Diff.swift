@@ -46,7 +46,6 @@ import SharingCore
 ///   - format: The markers of changed and shared lines.
 /// - Returns: The lines of the diff joined by newlines, or `nil` if the dumps are equal.
 public func diff<T>(_ lhs: T, _ rhs: T, format: DiffFormat = .default) -> String? {
-  let dumper = Dumper()
-  let second = ChangeTracker.withoutAsserting { dumper.node(for: rhs) }
-  return NodeDiff.lines(dumper.node(for: lhs), second, format: format)?.joined(separator: "\n")
+  let second = ChangeTracker.withoutAsserting { Dumper.node(for: rhs) }
+  return NodeDiff.lines(Dumper.node(for: lhs), second, format: format)?.joined(separator: "\n")
 }

@@ -1,42 +1,39 @@
 extension Dumper {
   /// Fields of a struct, class or tuple; a class's inherited fields come first.
-  func fields(of mirror: Mirror, context: Context) -> [DumpChild] {
-    let inherited = mirror.superclassMirror.map { fields(of: $0, context: context) } ?? []
+  func fields(of mirror: Mirror) -> [DumpChild] {
+    let inherited = mirror.superclassMirror.map { fields(of: $0) } ?? []
     return inherited
       + mirror.children.compactMap { child in
         // Macros store bookkeeping such as `_$observationRegistrar` in `_$` fields.
         if child.label?.hasPrefix("_$") == true { return nil }
-        return DumpChild(
-          label: Self.fieldLabel(child.label),
-          node: node(child.value, context: context)
-        )
+        return DumpChild(label: Self.fieldLabel(child.label), node: node(child.value))
       }
   }
 
   /// Elements of an ordered collection, labeled by index.
-  func elements(of mirror: Mirror, context: Context) -> [DumpChild] {
+  func elements(of mirror: Mirror) -> [DumpChild] {
     let children = mirror.children.enumerated().lazy.map { offset, child in
-      DumpChild(label: ["[\(offset)]"], node: node(child.value, context: context))
+      DumpChild(label: ["[\(offset)]"], node: self.node(child.value))
     }
     return abbreviated(children, total: mirror.children.count)
   }
 
   /// Elements of a set, sorted by their dumps.
-  func setElements(of mirror: Mirror, context: Context) -> [DumpChild] {
+  func setElements(of mirror: Mirror) -> [DumpChild] {
     let sorted = mirror.children
-      .map { DumpChild(label: [], node: node($0.value, context: context)) }
+      .map { DumpChild(label: [], node: node($0.value)) }
       .sorted { Self.sortKey($0.node.lines) < Self.sortKey($1.node.lines) }
     return abbreviated(sorted, total: sorted.count)
   }
 
   /// Entries of a dictionary, labeled by the dumps of their keys and sorted by them.
-  func entries(of mirror: Mirror, context: Context) -> [DumpChild] {
+  func entries(of mirror: Mirror) -> [DumpChild] {
     let sorted = mirror.children
       .compactMap { entry -> DumpChild? in
         let pair = Mirror(reflecting: entry.value).children.map(\.value)
         guard pair.count == 2 else { return nil }
-        let key = node(pair[0], context: context).lines
-        return DumpChild(label: key, node: node(pair[1], context: context))
+        let key = node(pair[0]).lines
+        return DumpChild(label: key, node: node(pair[1]))
       }
       .sorted { Self.sortKey($0.label) < Self.sortKey($1.label) }
     return abbreviated(sorted, total: sorted.count)

@@ -3,8 +3,8 @@ extension Dumper {
   ///
   /// The type name is printed only at the root of a dump (`Tab.counter`); nested cases
   /// print with a leading dot (`.counter`), their type implied by context.
-  func enumNode(_ value: Any, mirror: Mirror, typeName: String, context: Context) -> DumpNode {
-    let prefix = context.depth == 0 ? "\(typeName)." : "."
+  func enumNode(_ value: Any, mirror: Mirror, typeName: String) -> DumpNode {
+    let prefix = depth == 0 ? "\(typeName)." : "."
     guard let payload = mirror.children.first else {
       // The case's name even when the enum has a custom description: the value is opened to
       // its dynamic type, which the runtime reads the case of.
@@ -14,11 +14,11 @@ extension Dumper {
     let payloadMirror = Mirror(reflecting: payload.value)
     let opening = "\(prefix)\(payload.label ?? String(describing: value))("
     let shape = DumpNode(kind: .fields, text: opening, closing: ")", isInline: true)
-    return container(shape, true, context) { context in
+    return container(shape, true) {
       guard payloadMirror.displayStyle == .tuple else {
-        return [DumpChild(label: [], node: node(payload.value, context: context))]
+        return [DumpChild(label: [], node: node(payload.value))]
       }
-      return fields(of: payloadMirror, context: context)
+      return fields(of: payloadMirror)
     }
   }
 }

@@ -43,7 +43,7 @@ struct NodeDiff {
     let (a, b) = (first.node, second.node)
     guard first.label == second.label, let steps = Self.alignment(a, b) else {
       let (old, new) = (first.lines(comma: commas.first), second.lines(comma: commas.second))
-      return EditScript.align(old, new).map { step in
+      return editScript(old, new).map { step in
         switch step {
         case .both(_, let j): line(\.both, new[j])
         case .first(let i): line(\.first, old[i])
@@ -71,13 +71,13 @@ struct NodeDiff {
       guard a.children.map(\.label) == b.children.map(\.label) else { return nil }
       return a.children.indices.map { .both($0, $0) }
     case .elements:
-      return EditScript.align(a.children.map(\.node), b.children.map(\.node)) {
+      return editScript(a.children.map(\.node), b.children.map(\.node)) {
         a.children[$0].label == b.children[$1].label
       }
     case .set:
-      return EditScript.align(a.children.map(\.node), b.children.map(\.node))
+      return editScript(a.children.map(\.node), b.children.map(\.node))
     case .dictionary:
-      return EditScript.align(a.children.map(\.label), b.children.map(\.label))
+      return editScript(a.children.map(\.label), b.children.map(\.label))
     }
   }
 

@@ -18,13 +18,12 @@ struct DumpComparison {
 
   /// Compares the values with `isEqual`, or by their dumps when it returns `nil`.
   init(expected: Any, actual: Any, tracker: ChangeTracker?, isEqual: () -> Bool?) {
-    let dumper = Dumper()
-    func compareExpected() -> (Bool?, DumpNode) { (isEqual(), dumper.node(for: expected)) }
+    func compareExpected() -> (Bool?, DumpNode) { (isEqual(), Dumper.node(for: expected)) }
     // Inside the assertion, `Shared ==` compares the left-hand side's snapshot with the
     // right-hand side's current value, which is exactly "expected == actual". Without a
     // tracker, inside an assertion the caller runs, compared and dumped as `==` compares.
     let (isEqual, expectedNode) = tracker?.assert(compareExpected) ?? compareExpected()
-    let actualNode = ChangeTracker.withoutAsserting { dumper.node(for: actual) }
+    let actualNode = ChangeTracker.withoutAsserting { Dumper.node(for: actual) }
     self.isEqual = isEqual ?? (expectedNode == actualNode)
     self.expected = expectedNode
     self.actual = actualNode
