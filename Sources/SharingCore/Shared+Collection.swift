@@ -1,5 +1,3 @@
-import SharingDependencies
-
 extension Shared
 where Value: MutableCollection & RangeReplaceableCollection, Value.Element: Identifiable {
   /// Derives a shared optional value for the element with the given identity.

@@ -1,5 +1,3 @@
-import SharingDependencies
-
 extension Shared where Value: Sendable {
   /// Creates a shared value persisted by a key.
   ///

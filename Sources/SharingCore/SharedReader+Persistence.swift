@@ -1,5 +1,3 @@
-import SharingDependencies
-
 extension SharedReader where Value: Sendable {
   /// Creates a reader of a value loaded, and kept up to date, by a key.
   ///

@@ -1,5 +1,3 @@
-import SharingDependencies
-
 // Overloads of the 'SharedReaderKey' initialisers for keys declared in an extension of 'SharedKey'
 // ('extension SharedKey where Self == …'), whose static members an implicit member expression typed
 // 'some SharedReaderKey' does not find: swift-sharing has them.

@@ -179,7 +179,7 @@ extension RootReference where Value: Sendable {
         site: site
       )
     }
-    return PersistentReferences.current.root(
+    return DependencyValues.current.persistentReferences.root(
       for: key,
       saver: saver,
       initialValue: initialValue,
@@ -215,13 +215,6 @@ struct CallSite: Sendable, CustomStringConvertible {
   let line: UInt
 
   var description: String { "\(fileID):\(line)" }
-}
-
-extension PersistentReferences {
-  /// The registry of the current dependency scope.
-  static var current: PersistentReferences {
-    DependencyValues.current.persistentReferences
-  }
 }
 
 extension DependencyValues {

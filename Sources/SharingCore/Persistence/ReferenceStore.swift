@@ -62,7 +62,7 @@ public struct _ReferenceStore: Sendable {
       kept = id.keep(AnyRootReference(created, site: site))
     }
     if let root = kept.typed(Value.self) { return root }
-    return PersistentReferences.current.typed(
+    return DependencyValues.current.persistentReferences.typed(
       kept,
       for: key,
       saver: saver,

@@ -1,5 +1,4 @@
 import SharingDependencies
-import Synchronization
 
 /// Records the value each shared root had before its first write, so a test can compare
 /// "before" and "after" although shared state lives in references (the hook behind

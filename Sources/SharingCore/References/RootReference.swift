@@ -1,4 +1,3 @@
-import Observation
 import SharingDependencies
 import Synchronization
 

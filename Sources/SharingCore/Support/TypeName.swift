@@ -31,7 +31,7 @@ package enum TypeName {
     while let character = text.first {
       let endsArgument = character == "," || (character == ">" && output.last != "-")
       if isArgument, depth == 0, endsArgument { break }
-      guard character.isIdentifierHead else {
+      guard character.isLetter || character == "_" else {
         if "([".contains(character) { depth += 1 }
         if ")]".contains(character) { depth -= 1 }
         output.append(text.removeFirst())
@@ -39,7 +39,7 @@ package enum TypeName {
       }
       // A name after `>.` continues a path (`Outer<Int>.Inner`) and has no module prefix.
       let continuesPath = output.last == "."
-      let qualifiedName = String(text.prefix { $0.isIdentifierBody || $0 == "." })
+      let qualifiedName = String(text.prefix { $0.isLetter || $0.isNumber || "_.".contains($0) })
       text.removeFirst(qualifiedName.count)
       var components = qualifiedName.split(separator: ".")
       if !continuesPath, components.count > 1 { components.removeFirst() }
@@ -76,9 +76,4 @@ package enum TypeName {
       return "\(name)<\(arguments.joined(separator: ", "))>"
     }
   }
-}
-
-extension Character {
-  fileprivate var isIdentifierHead: Bool { isLetter || self == "_" }
-  fileprivate var isIdentifierBody: Bool { isLetter || isNumber || self == "_" }
 }

@@ -8,30 +8,21 @@ import SharingDependencies
 /// holder's value, its default included, stays in the store. Nothing is written anywhere, so the
 /// value starts over at the next launch, and in each test.
 public struct InMemoryKey<Value: Sendable>: SharedKey {
-  let key: String
-  let store: InMemoryStorage
+  /// The name of the value and its store.
+  public let id: InMemoryKeyID
 
   init(_ key: String) {
-    self.key = key
     // NB: Read from the current values, which is what '@Dependency' resolves to when it is
     //     read where it is created, without merging the values into a copy of themselves
     //     and binding that copy as a task local on every creation of a key.
-    self.store = DependencyValues.current.defaultInMemoryStorage
-  }
-
-  /// The name of the value and its store.
-  public var id: InMemoryKeyID {
-    InMemoryKeyID(key: key, store: store)
+    self.id = InMemoryKeyID(key: key, store: DependencyValues.current.defaultInMemoryStorage)
   }
 
   /// Loads the value stored under the key, if any.
   public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
     // NB: A value of another type may be stored under the same name, which the shared
     //     reference registry reports; this use keeps its default.
-    guard let value = id.storedValue(of: Value.self) else {
-      return continuation.resumeReturningInitialValue()
-    }
-    continuation.resume(returning: value)
+    continuation.resume(with: .success(id.storedValue(of: Value.self)))
   }
 
   /// Nothing but shared values changes the store, so there is nothing to subscribe to.
@@ -47,7 +38,7 @@ public struct InMemoryKey<Value: Sendable>: SharedKey {
   /// Shared values created from this key never call it: the store keeps their reference,
   /// which holds the value. A key that wraps this one saves through it.
   public func save(_ value: Value, context: SaveContext, continuation: SaveContinuation) {
-    store.entries.withLock { $0[key] = .value(value) }
+    id.store.entries.withLock { $0[id.key] = .value(value) }
     continuation.resume()
   }
 }
@@ -55,7 +46,7 @@ public struct InMemoryKey<Value: Sendable>: SharedKey {
 extension InMemoryKey: CustomStringConvertible {
   /// The key as written at the call site, e.g. `.inMemory("count")`.
   public var description: String {
-    ".inMemory(\(String(reflecting: key)))"
+    ".inMemory(\(String(reflecting: id.key)))"
   }
 }
 
