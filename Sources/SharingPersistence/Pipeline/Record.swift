@@ -1,4 +1,3 @@
-import Dispatch
 package import Foundation
 package import SharingCore
 import SharingDependencies

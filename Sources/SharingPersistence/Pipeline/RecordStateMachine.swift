@@ -1,5 +1,4 @@
 import Foundation
-import SharingCore
 
 /// Every rule of one persisted record — a file, a PostgreSQL row, a user defaults store — as a
 /// state machine: when changes are written, in what order, what is retried, when flushes end,
