@@ -252,10 +252,7 @@ package final class Record<IO: RecordIO>: FlushableRecord {
       case .startWatching(let generation):
         startWatching(generation: generation)
       case .stopWatching:
-        state.withLock { state in
-          defer { state.watch = nil }
-          return state.watch
-        }?.stop()
+        state.withLock { $0.watch.take() }?.stop()
       case .read(let ticket):
         let read = Result { try io.read() }
         decide { $0.readEnded(ticket, read) }

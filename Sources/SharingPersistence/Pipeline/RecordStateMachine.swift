@@ -206,8 +206,7 @@ package struct RecordStateMachine<Stamp: Equatable & Sendable> {
   /// Drops the pending change, which a newer value the store holds replaced: its saves
   /// succeed, as what they saved was superseded.
   mutating func supersedePending() -> [RecordAction<Stamp>] {
-    guard let old = pending else { return [] }
-    pending = nil
+    guard let old = pending.take() else { return [] }
     return [.resume(old.write.continuations, .success(())), .discard(old.write.encode)]
   }
 
