@@ -86,16 +86,7 @@ public struct PostgresKey<Value: Sendable>: SharedKey {
     context: LoadContext<Value>,
     subscriber: SharedSubscriber<Value>
   ) -> SharedSubscription {
-    let cancel = row.subscribe(
-      RowRecord.Subscriber(
-        marking: { subscriber.programWriteCount },
-        onChange: { [self] result, decidedAt in
-          subscriber.yield(with: result.flatMap(decoded), decidedAt: decidedAt)
-        },
-        onRetry: { subscriber.writeBackFinished($0) }
-      )
-    )
-    return SharedSubscription(cancel)
+    row.subscribe(subscriber, decoding: decoded)
   }
 
   /// Writes the value: throttled after a change, at once when

@@ -1,5 +1,4 @@
 import Foundation
-import SharingCore
 import SharingDependencies
 
 /// The record of one file of a ``FileStorage``, shared by every key of the file.

@@ -89,21 +89,9 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
     context: LoadContext<Value>,
     subscriber: SharedSubscriber<Value>
   ) -> SharedSubscription {
-    let cancel = file.subscribe(
-      FileRecord.Subscriber(
-        marking: { subscriber.programWriteCount },
-        onChange: { result, decidedAt in
-          subscriber.yield(
-            with: result.flatMap {
-              decoded($0.contents, writeBack: { subscriber.writeBackFinished($0) })
-            },
-            decidedAt: decidedAt
-          )
-        },
-        onRetry: { subscriber.writeBackFinished($0) }
-      )
-    )
-    return SharedSubscription(cancel)
+    file.subscribe(subscriber) {
+      decoded($0.contents, writeBack: { subscriber.writeBackFinished($0) })
+    }
   }
 
   /// Writes the value: throttled after a change, at once when ``/SharingCore/Shared/save()`` is

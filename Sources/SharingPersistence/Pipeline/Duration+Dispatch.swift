@@ -1,11 +1,11 @@
-import Dispatch
+package import Dispatch
 
 extension Duration {
   /// The duration as a Dispatch interval, in whole nanoseconds where they fit.
   ///
   /// Never traps: a negative duration is no wait at all, and one longer than Dispatch can
   /// count (`Int64.max` nanoseconds, about 292 years) is `.never`, a wait that never ends.
-  var dispatchInterval: DispatchTimeInterval {
+  package var dispatchInterval: DispatchTimeInterval {
     let nanoseconds = attoseconds / 1_000_000_000
     guard nanoseconds > 0 else { return .nanoseconds(0) }
     guard nanoseconds < Int128(Int64.max) else { return .never }

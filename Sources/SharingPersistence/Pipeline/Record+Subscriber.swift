@@ -1,3 +1,5 @@
+package import SharingCore
+
 extension Record {
   /// What a key subscribed to the record is told.
   package struct Subscriber: Sendable {
@@ -23,5 +25,23 @@ extension Record {
       self.onRetry = onRetry
       self.mark = mark
     }
+  }
+
+  /// Plays back others' changes to `subscriber`, each read decoded by `decode`, until the
+  /// returned subscription is cancelled, marked with its count of the program's writes (see
+  /// ``Subscriber/init(marking:onChange:onRetry:)``); tells it how writing a failed value
+  /// again went.
+  package func subscribe<Value>(
+    _ subscriber: SharedSubscriber<Value>,
+    decoding decode: @escaping @Sendable (StoredSnapshot<Stamp>) -> Result<Value?, any Error>
+  ) -> SharedSubscription {
+    let cancel = subscribe(
+      Subscriber(
+        marking: { subscriber.programWriteCount },
+        onChange: { subscriber.yield(with: $0.flatMap(decode), decidedAt: $1) },
+        onRetry: { subscriber.writeBackFinished($0) }
+      )
+    )
+    return SharedSubscription(cancel)
   }
 }

@@ -1,4 +1,3 @@
-import Dispatch
 package import Foundation
 import SharingDependencies
 

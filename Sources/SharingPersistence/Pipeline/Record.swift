@@ -1,4 +1,3 @@
-import Dispatch
 package import Foundation
 package import SharingCore
 import SharingDependencies
@@ -177,7 +176,7 @@ package final class Record<IO: RecordIO>: FlushableRecord {
 
   /// The store can no longer be reached, because of `error`.
   package func becameUnreachable(because error: any Error) {
-    run(decide { $0.becameUnreachable(because: error) })
+    decide { $0.becameUnreachable(because: error) }
   }
 
   /// The store can be reached again, or for the first time.
@@ -191,22 +190,18 @@ package final class Record<IO: RecordIO>: FlushableRecord {
   /// Feeds an event that may decide to deliver a value — a read's end, a check before
   /// writing, the loss of the store — and reads each subscriber's mark if it does, under the
   /// same lock: a change the program makes after the decision is newer than what is
-  /// delivered, and the shared value keeps it (``Subscriber/mark``).
+  /// delivered, and the shared value keeps it (``Subscriber/mark``). Then performs what the
+  /// event decided.
   private func decide(
+    askedWrite: UInt64? = nil,
     _ event: (inout RecordStateMachine<Stamp>) -> [RecordAction<Stamp>]
-  ) -> (actions: [RecordAction<Stamp>], marks: [Int: UInt64]) {
-    state.withLock { state in
+  ) {
+    let (actions, marks) = state.withLock { state -> ([RecordAction<Stamp>], [Int: UInt64]) in
       let actions = event(&state.machine)
       guard actions.contains(where: { $0.isDelivery }) else { return (actions, [:]) }
       return (actions, state.subscribers.compactMapValues { $0.mark?() })
     }
-  }
-
-  private func run(
-    _ decided: (actions: [RecordAction<Stamp>], marks: [Int: UInt64]),
-    askedWrite: UInt64? = nil
-  ) {
-    run(decided.actions, marks: decided.marks, askedWrite: askedWrite)
+    run(actions, marks: marks, askedWrite: askedWrite)
   }
 
   /// Performs actions in order, with no lock held; a delivery hands each subscriber its
@@ -226,12 +221,12 @@ package final class Record<IO: RecordIO>: FlushableRecord {
       case .checkBeforeWriting(let ticket):
         perform(ticket, askedWrite: askedWrite) { [self] askedWrite in
           let read = Result { try io.read() }
-          let refusal = io.refusal(cause: read.error)
+          let cause: (any Error)? = if case .failure(let error) = read { error } else { nil }
+          let refusal = io.refusal(cause: cause)
           let now = scheduler.now()
-          run(
-            decide { $0.checkedBeforeWriting(ticket, read, refusal: refusal, now: now) },
-            askedWrite: askedWrite
-          )
+          decide(askedWrite: askedWrite) {
+            $0.checkedBeforeWriting(ticket, read, refusal: refusal, now: now)
+          }
         }
       case .schedule(let delay, let isRetry):
         scheduler.schedule(after: delay) { [self] in
@@ -257,13 +252,10 @@ package final class Record<IO: RecordIO>: FlushableRecord {
       case .startWatching(let generation):
         startWatching(generation: generation)
       case .stopWatching:
-        state.withLock { state in
-          defer { state.watch = nil }
-          return state.watch
-        }?.stop()
+        state.withLock { $0.watch.take() }?.stop()
       case .read(let ticket):
         let read = Result { try io.read() }
-        run(decide { $0.readEnded(ticket, read) })
+        decide { $0.readEnded(ticket, read) }
       case .deliver(let result):
         state.withLock { $0.deliveringThread = pthread_self() }
         for (id, subscriber) in sortedSubscribers() { subscriber.onChange(result, marks[id]) }
@@ -343,13 +335,5 @@ package final class Record<IO: RecordIO>: FlushableRecord {
 
   private func sortedSubscribers() -> [(id: Int, subscriber: Subscriber)] {
     state.withLock { $0.subscribers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
-  }
-}
-
-extension Result {
-  /// The error, if this is a failure.
-  fileprivate var error: Failure? {
-    guard case .failure(let error) = self else { return nil }
-    return error
   }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import SharingCore
 
 // Reading and playback: what the store holds, others' changes read one at a time and
 // delivered, and the watch.

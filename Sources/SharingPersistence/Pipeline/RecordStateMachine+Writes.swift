@@ -1,5 +1,4 @@
 import Foundation
-import SharingCore
 
 // Saving: the throttle, one write at a time, retries, flushes, reaching the store again and
 // transactions.

@@ -1,5 +1,4 @@
 import Foundation
-import SharingCore
 
 /// Every rule of one persisted record — a file, a PostgreSQL row, a user defaults store — as a
 /// state machine: when changes are written, in what order, what is retried, when flushes end,
@@ -207,8 +206,7 @@ package struct RecordStateMachine<Stamp: Equatable & Sendable> {
   /// Drops the pending change, which a newer value the store holds replaced: its saves
   /// succeed, as what they saved was superseded.
   mutating func supersedePending() -> [RecordAction<Stamp>] {
-    guard let old = pending else { return [] }
-    pending = nil
+    guard let old = pending.take() else { return [] }
     return [.resume(old.write.continuations, .success(())), .discard(old.write.encode)]
   }
 

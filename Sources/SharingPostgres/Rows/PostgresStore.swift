@@ -1,4 +1,3 @@
-import SharingCore
 import SharingDependencies
 import SharingPersistence
 

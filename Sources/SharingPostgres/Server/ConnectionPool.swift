@@ -1,5 +1,6 @@
 import Dispatch
 import SharingDependencies
+import SharingPersistence
 
 /// At most `limit` connections to one server, each lent to one borrower at a time so that no
 /// lock is held while a statement runs; idle ones are kept, broken ones dropped.
@@ -33,8 +34,7 @@ final class ConnectionPool: Sendable {
   /// first one given back within the timeout.
   func withConnection<R>(_ body: (Connection) throws -> R) throws -> R {
     try throwRecentFailure()
-    let nanoseconds = Int(timeout / .nanoseconds(1))
-    guard permits.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success else {
+    guard permits.wait(timeout: .now() + timeout.dispatchInterval) == .success else {
       throw PostgresError.timedOut(
         after: timeout,
         "waiting for one of the \(limit) connections of the database"

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import SharingDependencies
 import SharingPersistence
@@ -140,8 +139,7 @@ final class ServerBackend: PostgresBackend {
   /// Notifies the other processes watching a key, with the other keys of the interval.
   private func notifyLater(_ key: String) {
     guard let delay = hints.withLock({ $0.add(key, now: .now) }) else { return }
-    let nanoseconds = Int(delay / .nanoseconds(1))
-    sending.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+    sending.asyncAfter(deadline: .now() + delay.dispatchInterval) { [weak self] in
       self?.sendHeld()
     }
   }
