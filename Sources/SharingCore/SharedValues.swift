@@ -71,7 +71,12 @@ private final class ValueObservation<Value: Sendable>: Sendable {
   /// yielded by a turn dispatched when that yield ends: no writer waits.
   private let turns = Locked(TurnClaim<Void>())
   /// The root observed and the registration there; `nil` once cancelled.
-  private let observed = Locked<(root: (any SharedRoot)?, token: ObserverToken?)?>((nil, nil))
+  private let observed = Locked<Observed?>(Observed())
+
+  private struct Observed {
+    var root: (any SharedRoot)?
+    var token: ObserverToken?
+  }
 
   init(of box: SharedBox<Value>, yield: @escaping @Sendable (Value) -> Void) {
     self.box = box
@@ -126,7 +131,7 @@ private final class ValueObservation<Value: Sendable>: Sendable {
     let token = root.addObserver { [weak self] in self?.valueDidChange() }
     let replaced = observed.withLock { observed -> ObserverToken? in
       guard observed != nil else { return token }
-      defer { observed = (root, token) }
+      defer { observed = Observed(root: root, token: token) }
       return observed?.token
     }
     replaced?.remove()
