@@ -143,8 +143,7 @@ extension DependencyValues {
   /// Where resolved values are cached, apart from the process-wide cache: a running test, or
   /// a scope of its own that no test shares.
   package final class CacheScope: Hashable, @unchecked Sendable {
-    // Unchecked: 'AnyHashable' is not 'Sendable'; it only wraps the 'Sendable' value given
-    // to 'init'.
+    // Unchecked: 'AnyHashable' only wraps the 'Sendable' value given to 'init'.
     // NB: A class, so that copying dependency values, which hold a scope, copies one reference
     //     rather than an existential (about 340 instructions more per shared value created).
     private let id: AnyHashable

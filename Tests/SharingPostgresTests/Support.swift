@@ -52,7 +52,8 @@ struct TestTable {
 
   /// How long a test's database waits for the network unless the test sets its own: long,
   /// since only tests of timeouts want one to pass, and a loaded machine (a test run beside
-  /// a build, under ThreadSanitizer) can stall an answer past the 2 s a program has.
+  /// a build, under ThreadSanitizer) can stall an answer past the default
+  /// ``PostgresDatabase/Configuration/timeout`` (2 s).
   static let patientTimeout = Duration.seconds(60)
 
   /// A database of the table: connections of its own, as another process would have.

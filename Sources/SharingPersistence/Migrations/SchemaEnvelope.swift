@@ -28,17 +28,17 @@ enum SchemaEnvelope {
   /// - Parameter isJSON: Whether `payload` is JSON, held as it is; other bytes are held as
   ///   text or base 64. Pretty-printed JSON is indented one more level.
   static func wrap(_ payload: Data, version: Int, isJSON: Bool) -> Data {
-    var (member, value) = (Member.value, payload)
-    if !isJSON {
+    /// The envelope on one line, `json` held in `member`.
+    func compact(_ member: Member, _ json: Data) -> Data {
+      Data("{\"$version\":\(version),\"\(member.rawValue)\":".utf8) + json + Data("}".utf8)
+    }
+    guard isJSON else {
       let text = String(validating: payload, as: UTF8.self)
-      member = text == nil ? .base64 : .text
-      let string = text ?? payload.base64EncodedString()
       // Encoding a string cannot fail.
-      value = (try? JSONEncoder().encode(string)) ?? Data("\"\"".utf8)
+      let literal = (try? JSONEncoder().encode(text ?? payload.base64EncodedString()))
+      return compact(text == nil ? .base64 : .text, literal ?? Data("\"\"".utf8))
     }
-    guard isJSON, payload.contains(newline) else {
-      return Data("{\"$version\":\(version),\"\(member.rawValue)\":".utf8) + value + Data("}".utf8)
-    }
+    guard payload.contains(newline) else { return compact(.value, payload) }
     var bytes = Array("{\n  \"$version\" : \(version),\n  \"value\" : ".utf8)
     bytes.reserveCapacity(bytes.count + payload.count + payload.count / 8 + 2)
     payload.withUnsafeBytes { payload in

@@ -21,6 +21,7 @@ final class Dumper {
   /// The objects on the path from the root to the value being dumped, to stop at reference
   /// cycles.
   private var visiting: Set<ObjectIdentifier> = []
+  // Not private: `sharedNode(_:)` (Dumper+Shared.swift) numbers shared references.
   /// The number of each shared reference met so far anywhere in the dump.
   var referenceNumbers: [ObjectIdentifier: Int] = [:]
   /// How many shared references of each value type were met so far.
