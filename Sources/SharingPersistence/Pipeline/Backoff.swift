@@ -1,8 +1,8 @@
 /// How long to wait before trying a store again: 50 ms, doubling after each failed attempt
 /// up to 2 s. Reconnecting to a server and writing a failed value again both wait so.
 package struct Backoff: Sendable {
-  package static let shortest = Duration.milliseconds(50)
-  package static let longest = Duration.seconds(2)
+  static let shortest = Duration.milliseconds(50)
+  static let longest = Duration.seconds(2)
 
   private var delay = Self.shortest
 
