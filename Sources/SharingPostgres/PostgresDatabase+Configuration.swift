@@ -43,7 +43,7 @@ extension PostgresDatabase {
     /// `idle_in_transaction_session_timeout`); TCP gives up on unacknowledged data after it
     /// too (`tcp_user_timeout`). A server that cannot be reached is thus reported within it,
     /// and a partition noticed within it; a statement waiting for a row lock longer than it
-    /// fails.
+    /// fails. A timeout longer than these count (about 24.8 days) waits that long.
     public var timeout: Duration
 
     /// The most connections for statements open at once in a process, 4 by default.

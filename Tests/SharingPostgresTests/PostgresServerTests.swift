@@ -26,6 +26,32 @@ import Testing
     }
   }
 
+  /// A long timeout works over TCP (through a relay): a value is written, loaded and played
+  /// back. Linux sends at most 127 keepalive probes, and a timeout longer than the system
+  /// counts (`poll`, the server's timeouts and `tcp_user_timeout` count milliseconds in 32
+  /// bits, about 24.8 days) waits as long as it can.
+  @Test(arguments: [Duration.seconds(300), .seconds(365 * 24 * 60 * 60)])
+  func longTimeoutWorksOverTCP(timeout: Duration) async throws {
+    let table = try await TestTable()
+    let relay = try Relay(to: table.cluster)
+    defer { relay.stop() }
+    let database = table.database(table.cluster.connectionString(through: relay)) {
+      $0.timeout = timeout
+    }
+    try await withDependencies {
+      $0.defaultPostgresDatabase = database
+    } operation: {
+      @Shared(.postgres("count")) var count = 0
+      await eventually("the first load", { status($count) }) { !$count.isLoading }
+      $count.withLock { $0 = 3 }
+      try await $count.save()
+      #expect(try table.storedJSON("count") == "3")
+      try table.cluster.psql("UPDATE \(table.name) SET value = '5' WHERE key = 'count'")
+      await eventually("playback of another's change", { status($count) }) { count == 5 }
+      #expect($count.loadError == nil)
+    }
+  }
+
   @Test func schemaHasTheDocumentedColumns() async throws {
     let table = try await TestTable()
     try await table.withDatabase {

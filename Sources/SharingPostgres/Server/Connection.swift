@@ -28,13 +28,17 @@ final class Connection: @unchecked Sendable {
   init(_ connectionString: String, timeout: Duration) throws {
     self.timeout = timeout
     let seconds = max(1, Int((timeout / .seconds(1)).rounded(.up)))
+    // Keepalive probes, a second apart, give up within the timeout; Linux sends 127 at most,
+    // so a longer timeout spaces them further apart.
+    let probes = min(127, max(1, seconds - 1))
+    let probeInterval = max(1, (seconds - 1 + probes - 1) / probes)
     // NB: Later parameters override earlier ones, and the connection string comes last.
     //     libpq's own `connect_timeout` (whole seconds, at least 2) only backs up ours.
     let defaults = [
       ("application_name", "SharingPostgres"), ("connect_timeout", "\(max(2, seconds))"),
       ("tcp_user_timeout", "\(Int(timeout / .milliseconds(1)))"), ("keepalives", "1"),
-      ("keepalives_idle", "1"), ("keepalives_interval", "1"),
-      ("keepalives_count", "\(max(1, seconds - 1))"),
+      ("keepalives_idle", "1"), ("keepalives_interval", "\(probeInterval)"),
+      ("keepalives_count", "\(probes)"),
     ]
     // Both lists end with `nil`, as libpq expects.
     let keywords: [String?] = defaults.map(\.0) + ["dbname", nil]

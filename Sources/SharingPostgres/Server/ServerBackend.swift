@@ -31,6 +31,9 @@ final class ServerBackend: PostgresBackend {
   private let writer: Statement
 
   init(configuration: PostgresDatabase.Configuration, sql: TableSQL) {
+    var configuration = configuration
+    // `poll`, the server's timeouts and `tcp_user_timeout` count milliseconds in 32 bits.
+    configuration.timeout = min(configuration.timeout, .milliseconds(Int32.max))
     self.configuration = configuration
     self.sql = sql
     self.writer = sql.writer(timeout: configuration.timeout)
