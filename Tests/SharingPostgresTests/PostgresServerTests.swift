@@ -236,3 +236,39 @@ import Testing
     await cluster.remove()
   }
 }
+
+extension PostgresServerTests {
+  /// A table named with capital letters is found set up by the processes after the first:
+  /// they leave its triggers and functions be, as they would a table named in lower case.
+  @Test func tableNamedWithCapitalsIsSetUpOnce() async throws {
+    let cluster = try await PostgresCluster.shared()
+    let table = "Values_" + UUID().uuidString.replacingOccurrences(of: "-", with: "")
+    let write = { (value: Int) in
+      try await withDependencies {
+        $0.defaultPostgresDatabase = .server(
+          PostgresDatabase.Configuration(
+            cluster.connectionString,
+            table: table,
+            throttle: .zero,
+            timeout: TestTable.patientTimeout
+          )
+        )
+      } operation: {
+        @Shared(.postgres("count")) var count = 0
+        await eventually("the first load", { status($count) }) { !$count.isLoading }
+        $count.withLock { $0 = value }
+        try await $count.save()
+      }
+    }
+    let trigger = """
+      SELECT oid FROM pg_trigger WHERE tgname = 'sharing_stamp' AND tgrelid = '"\(table)"'::regclass
+      """
+    try await write(1)
+    let first = try cluster.psql(trigger)
+    try await write(2)
+    let second = try cluster.psql(trigger)
+    #expect(second == first)
+    let stored = try cluster.psql("SELECT value FROM \"\(table)\" WHERE key = 'count'")
+    #expect(stored == "2")
+  }
+}
