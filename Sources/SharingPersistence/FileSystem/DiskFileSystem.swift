@@ -104,8 +104,10 @@ struct DiskFileSystem: FileSystemBackend {
   /// replaces).
   ///
   /// - Throws: A ``FileError/protectedSymbolicLink(link:owner:)`` for a link that must not be
-  ///   followed.
+  ///   followed, or a ``FileError/notAFileURL(_:)`` for a URL of another scheme.
   static func destination(of url: URL) throws -> URL {
+    // NB: A relative URL (`URL(string: "settings.json")`) has no scheme: a path it is.
+    guard url.isFileURL || url.scheme == nil else { throw FileError.notAFileURL(url) }
     var path = url.path
     // As many links as the kernel follows before it reports a loop.
     for _ in 0..<40 {
@@ -146,7 +148,8 @@ struct DiskFileSystem: FileSystemBackend {
   }
 
   func createEmptyFileIfMissing(at url: URL) {
-    guard access(url.path, F_OK) != 0, errno == ENOENT else { return }
+    guard (try? Self.destination(of: url)) != nil, access(url.path, F_OK) != 0, errno == ENOENT
+    else { return }
     try? Self.createDirectory(of: url)
     // Exclusively: a file another program created meanwhile is left as it is.
     let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
