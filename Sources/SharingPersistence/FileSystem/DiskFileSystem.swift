@@ -70,7 +70,7 @@ struct DiskFileSystem: FileSystemBackend {
     permissionsOf template: URL
   ) throws -> URL {
     let temporary = url.deletingLastPathComponent().appendingPathComponent(
-      ".\(url.lastPathComponent).\(UUID().uuidString).tmp"
+      temporaryPrefix(of: url) + "\(UUID().uuidString).tmp"
     )
     var existing = stat()
     let keepsPermissions =
@@ -97,6 +97,21 @@ struct DiskFileSystem: FileSystemBackend {
       throw error
     }
     return temporary
+  }
+
+  /// `.<name>.`, how the names of the temporary files of `url` start.
+  static func temporaryPrefix(of url: URL) -> String {
+    ".\(siblingName(url, adding: ".".utf8.count * 2 + 36 + ".tmp".utf8.count))."
+  }
+
+  /// The name of `url`, cut short (by whole characters) if a sibling's name that adds
+  /// `extra` bytes to it would be longer than a file's name may be (255 bytes): a file's
+  /// temporary and lock files are named after it. Another file whose name starts the same
+  /// then shares those names' start, or its lock file.
+  static func siblingName(_ url: URL, adding extra: Int) -> Substring {
+    var name = Substring(url.lastPathComponent)
+    while name.utf8.count + extra > 255 { name.removeLast() }
+    return name
   }
 
   /// Where reads and writes of `url` go: the file its symbolic links lead to, followed one
