@@ -272,3 +272,36 @@ extension PostgresServerTests {
     #expect(stored == "2")
   }
 }
+
+extension PostgresServerTests {
+  /// In a database whose encoding is not UTF-8 (`LATIN1`), text is exchanged as UTF-8, as
+  /// this package reads and writes it: `é` is stored as one character, and one written in
+  /// plain SQL is played back as itself.
+  @Test func textIsExchangedAsUTF8WhateverTheDatabaseEncoding() async throws {
+    let table = try await TestTable()
+    let database = "latin1_" + table.name
+    try table.cluster.psql(
+      "CREATE DATABASE \(database) ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C' "
+        + "TEMPLATE template0"
+    )
+    let connectionString = table.cluster.connectionString.replacingOccurrences(
+      of: "dbname=postgres",
+      with: "dbname=\(database)"
+    )
+    try await withDependencies {
+      $0.defaultPostgresDatabase = table.database(connectionString)
+    } operation: {
+      @Shared(.postgres("name")) var name = ""
+      await eventually("the first load", { status($name) }) { !$name.isLoading }
+      $name.withLock { $0 = "é" }
+      try await $name.save()
+      let sql = try Connection(connectionString, timeout: TestTable.patientTimeout)
+      let length = "SELECT length(value #>> '{}') FROM \(table.name) WHERE key = 'name'"
+      #expect(try sql.execute(length) == [["1"]])
+      try sql.execute(
+        "UPDATE \(table.name) SET value = to_jsonb(chr(233) || 't') WHERE key = 'name'"
+      )
+      await eventually("playback of the plain write", { status($name) }) { name == "ét" }
+    }
+  }
+}
