@@ -45,6 +45,37 @@ import Testing
     }
   }
 
+  /// Keyed archives that are not of a URL, or are malformed: Foundation's unarchiver on
+  /// Linux stops the program on them rather than failing.
+  @Test func urlArchivesOfAnotherClassOrMalformed() throws {
+    let fallback = URL(string: "https://example.com")!
+    let archive = { (object: Any) in
+      try NSKeyedArchiver.archivedData(withRootObject: object, requiringSecureCoding: false)
+    }
+    let url = try archive(NSURL(string: "https://example.com/a")!)
+    var plist = try #require(
+      try PropertyListSerialization.propertyList(from: url, format: nil) as? [String: Any]
+    )
+    var objects = try #require(plist["$objects"] as? [Any])
+    // NB: The last object is the description of the class, NSURL.
+    objects[objects.count - 1] = 42
+    plist["$objects"] = objects
+    let malformed = try PropertyListSerialization.data(
+      fromPropertyList: plist,
+      format: .binary,
+      options: 0
+    )
+    let wrong = [try archive(NSArray(array: [NSURL(string: "https://a.example")!])), malformed]
+    expectIgnored(wrong, default: fallback) { .appStorage($0) }
+
+    // NB: Foundation on Linux archives a URL with a base as its absolute string.
+    let relative = try #require(URL(string: "b?c#d", relativeTo: URL(string: "https://e.com/a/")))
+    store.set(try archive(relative as NSURL), forKey: "relative")
+    @Shared(.appStorage("relative")) var stored = fallback
+    #expect(stored == relative.absoluteURL)
+    #expect($stored.loadError == nil)
+  }
+
   @Test func data() {
     expectIgnored(["bytes", 42, Date(), list, dictionary], default: Data([9])) {
       .appStorage($0)

@@ -168,6 +168,28 @@ import Testing
       #expect($settings.loadError == nil)
     }
   }
+
+  /// A URL that names no file (`https://…`) is a programmer error, reported: its path is
+  /// never read or written as if it were a file's, and load and save fail with an error
+  /// that says why.
+  @Test func urlOfNoFileIsReportedAndNeverWritten() async throws {
+    try await withDiskStorage { storage, _, directory in
+      let local = directory.file("settings.json")
+      let url = try #require(URL(string: "https://example.com\(local.path)"))
+      var made: Shared<Settings>?
+      withKnownIssue {
+        made = Shared(wrappedValue: Settings(name: "default", isOn: false), .fileStorage(url))
+      } matching: {
+        $0.description.contains("is not a file URL")
+      }
+      let settings = try #require(made)
+      #expect(settings.loadError.map { "\($0)" }?.contains("is not a file URL") == true)
+      settings.withLock { $0.isOn = true }
+      storage.flushPendingWritesAndWait()
+      #expect(settings.saveError.map { "\($0)" }?.contains("is not a file URL") == true)
+      #expect(!FileManager.default.fileExists(atPath: local.path))
+    }
+  }
 }
 
 /// Bytes that do not decode as ``Settings``.

@@ -173,6 +173,26 @@ import Testing
       #expect($count.saveError != nil)
     }
   }
+
+  /// A file whose name is as long as a name may be (255 bytes: 82 characters of three bytes
+  /// each here, and `.json`) is written, and locked: the names of its temporary and lock
+  /// files, longer, are cut short to fit.
+  @Test(arguments: [false, true])
+  func fileWithTheLongestNameIsWritten(isCoordinated: Bool) async throws {
+    try await withDiskStorage { _, _, directory in
+      let url = directory.file(String(repeating: "日", count: 83) + ".json")
+      #expect(url.lastPathComponent.utf8.count == 254)
+      let count =
+        isCoordinated
+        ? Shared(wrappedValue: 0, .fileStorage(url, .coordinated))
+        : Shared(wrappedValue: 0, .fileStorage(url))
+      count.withLock { $0 = 1 }
+      try await count.save()
+      #expect(count.saveError == nil)
+      #expect(fileText(url) == "1")
+      #expect(try temporaryFiles(in: directory) == [])
+    }
+  }
 }
 
 /// Runs `body` with real-disk file storage driven by a manual scheduler, in a fresh

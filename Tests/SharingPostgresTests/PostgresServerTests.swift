@@ -236,3 +236,72 @@ import Testing
     await cluster.remove()
   }
 }
+
+extension PostgresServerTests {
+  /// A table named with capital letters is found set up by the processes after the first:
+  /// they leave its triggers and functions be, as they would a table named in lower case.
+  @Test func tableNamedWithCapitalsIsSetUpOnce() async throws {
+    let cluster = try await PostgresCluster.shared()
+    let table = "Values_" + UUID().uuidString.replacingOccurrences(of: "-", with: "")
+    let write = { (value: Int) in
+      try await withDependencies {
+        $0.defaultPostgresDatabase = .server(
+          PostgresDatabase.Configuration(
+            cluster.connectionString,
+            table: table,
+            throttle: .zero,
+            timeout: TestTable.patientTimeout
+          )
+        )
+      } operation: {
+        @Shared(.postgres("count")) var count = 0
+        await eventually("the first load", { status($count) }) { !$count.isLoading }
+        $count.withLock { $0 = value }
+        try await $count.save()
+      }
+    }
+    let trigger = """
+      SELECT oid FROM pg_trigger WHERE tgname = 'sharing_stamp' AND tgrelid = '"\(table)"'::regclass
+      """
+    try await write(1)
+    let first = try cluster.psql(trigger)
+    try await write(2)
+    let second = try cluster.psql(trigger)
+    #expect(second == first)
+    let stored = try cluster.psql("SELECT value FROM \"\(table)\" WHERE key = 'count'")
+    #expect(stored == "2")
+  }
+}
+
+extension PostgresServerTests {
+  /// In a database whose encoding is not UTF-8 (`LATIN1`), text is exchanged as UTF-8, as
+  /// this package reads and writes it: `é` is stored as one character, and one written in
+  /// plain SQL is played back as itself.
+  @Test func textIsExchangedAsUTF8WhateverTheDatabaseEncoding() async throws {
+    let table = try await TestTable()
+    let database = "latin1_" + table.name
+    try table.cluster.psql(
+      "CREATE DATABASE \(database) ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C' "
+        + "TEMPLATE template0"
+    )
+    let connectionString = table.cluster.connectionString.replacingOccurrences(
+      of: "dbname=postgres",
+      with: "dbname=\(database)"
+    )
+    try await withDependencies {
+      $0.defaultPostgresDatabase = table.database(connectionString)
+    } operation: {
+      @Shared(.postgres("name")) var name = ""
+      await eventually("the first load", { status($name) }) { !$name.isLoading }
+      $name.withLock { $0 = "é" }
+      try await $name.save()
+      let sql = try Connection(connectionString, timeout: TestTable.patientTimeout)
+      let length = "SELECT length(value #>> '{}') FROM \(table.name) WHERE key = 'name'"
+      #expect(try sql.execute(length) == [["1"]])
+      try sql.execute(
+        "UPDATE \(table.name) SET value = to_jsonb(chr(233) || 't') WHERE key = 'name'"
+      )
+      await eventually("playback of the plain write", { status($name) }) { name == "ét" }
+    }
+  }
+}

@@ -57,7 +57,11 @@ extension AppStorageLookup<URL> {
     case let url as URL:
       return url
     case let data as Data:
-      return (try? NSKeyedUnarchiver.unarchivedObject(ofClass: NSURL.self, from: data)) as URL?
+      #if os(Linux)
+        return ArchivedURL.decode(data)
+      #else
+        return (try? NSKeyedUnarchiver.unarchivedObject(ofClass: NSURL.self, from: data)) as URL?
+      #endif
     case let string as String:
       // NB: Foundation stores a file URL as an absolute path; earlier versions of this package
       //     stored every URL as its absolute string. Anything else is not a stored URL.

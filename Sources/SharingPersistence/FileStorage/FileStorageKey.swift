@@ -55,6 +55,9 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
     isCoordinated: Bool = false
   ) {
     @Dependency(\.defaultFileStorage) var storage
+    if !url.isFileURL, url.scheme != nil {
+      reportIssue("\(FileError.notAFileURL(url))")
+    }
     self.storage = storage
     self.url = url.standardizedFileURL
     self.format = format

@@ -71,14 +71,15 @@ extension DiskFileSystem {
     return FileLock { close(locked) }
   }
 
-  /// The lock file of `url`.
+  /// The lock file of `url`: `.<name>.lock` beside the file its links lead to, the name cut
+  /// short if it would be too long (see ``siblingName(_:adding:)``).
   ///
   /// - Throws: A ``FileError/protectedSymbolicLink(link:owner:)`` if a link leading to the file
   ///   must not be followed.
   static func lockURL(of url: URL) throws -> URL {
     let destination = try destination(of: url)
     return destination.deletingLastPathComponent()
-      .appendingPathComponent(".\(destination.lastPathComponent).lock")
+      .appendingPathComponent(".\(siblingName(destination, adding: ".lock".utf8.count + 1)).lock")
   }
 
   // Read-only: 'flock' needs no more, and a lock file made by another user can be

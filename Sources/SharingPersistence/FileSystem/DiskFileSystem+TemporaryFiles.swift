@@ -9,7 +9,7 @@ extension DiskFileSystem {
   func removeAbandonedTemporaryFiles(of url: URL) {
     guard let url = try? Self.destination(of: url) else { return }
     let directory = url.deletingLastPathComponent()
-    let prefix = ".\(url.lastPathComponent)."
+    let prefix = Self.temporaryPrefix(of: url)
     guard let names = Self.temporaryFiles(in: directory.path) else { return }
     let cutoff = Date().addingTimeInterval(-60)
     for name in names where name.hasPrefix(prefix) {

@@ -70,7 +70,7 @@ struct DiskFileSystem: FileSystemBackend {
     permissionsOf template: URL
   ) throws -> URL {
     let temporary = url.deletingLastPathComponent().appendingPathComponent(
-      ".\(url.lastPathComponent).\(UUID().uuidString).tmp"
+      temporaryPrefix(of: url) + "\(UUID().uuidString).tmp"
     )
     var existing = stat()
     let keepsPermissions =
@@ -99,13 +99,30 @@ struct DiskFileSystem: FileSystemBackend {
     return temporary
   }
 
+  /// `.<name>.`, how the names of the temporary files of `url` start.
+  static func temporaryPrefix(of url: URL) -> String {
+    ".\(siblingName(url, adding: ".".utf8.count * 2 + 36 + ".tmp".utf8.count))."
+  }
+
+  /// The name of `url`, cut short (by whole characters) if a sibling's name that adds
+  /// `extra` bytes to it would be longer than a file's name may be (255 bytes): a file's
+  /// temporary and lock files are named after it. Another file whose name starts the same
+  /// then shares those names' start, or its lock file.
+  static func siblingName(_ url: URL, adding extra: Int) -> Substring {
+    var name = Substring(url.lastPathComponent)
+    while name.utf8.count + extra > 255 { name.removeLast() }
+    return name
+  }
+
   /// Where reads and writes of `url` go: the file its symbolic links lead to, followed one
   /// by one, or `url` itself if it is not a link, or its links form a loop (which a write then
   /// replaces).
   ///
   /// - Throws: A ``FileError/protectedSymbolicLink(link:owner:)`` for a link that must not be
-  ///   followed.
+  ///   followed, or a ``FileError/notAFileURL(_:)`` for a URL of another scheme.
   static func destination(of url: URL) throws -> URL {
+    // NB: A relative URL (`URL(string: "settings.json")`) has no scheme: a path it is.
+    guard url.isFileURL || url.scheme == nil else { throw FileError.notAFileURL(url) }
     var path = url.path
     // As many links as the kernel follows before it reports a loop.
     for _ in 0..<40 {
@@ -146,7 +163,8 @@ struct DiskFileSystem: FileSystemBackend {
   }
 
   func createEmptyFileIfMissing(at url: URL) {
-    guard access(url.path, F_OK) != 0, errno == ENOENT else { return }
+    guard (try? Self.destination(of: url)) != nil, access(url.path, F_OK) != 0, errno == ENOENT
+    else { return }
     try? Self.createDirectory(of: url)
     // Exclusively: a file another program created meanwhile is left as it is.
     let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)

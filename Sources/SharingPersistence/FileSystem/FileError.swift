@@ -32,6 +32,9 @@ enum FileError: LocalizedError, CustomStringConvertible {
   /// system enables it: a link in a sticky, world-writable directory (such as `/tmp`) is
   /// followed only by its owner, or when it belongs to the directory's owner.
   case protectedSymbolicLink(link: URL, owner: uid_t)
+  /// `url` names no file (`https://…`): its path is not a file's, and is never read or
+  /// written as one.
+  case notAFileURL(URL)
 
   var description: String {
     switch self {
@@ -73,6 +76,11 @@ enum FileError: LocalizedError, CustomStringConvertible {
       \(owner)) in a sticky directory anyone may write to, so following it could make this \
       process read or write a file that user chose (as Linux's fs.protected_symlinks refuses). \
       Use the file it leads to directly, or a link of your own.
+      """
+    case .notAFileURL(let url):
+      """
+      \(url) is not a file URL: file storage reads and writes files, at URLs such as \
+      URL(fileURLWithPath:) makes.
       """
     }
   }

@@ -34,8 +34,10 @@ final class Connection: @unchecked Sendable {
     let probeInterval = max(1, (seconds - 1 + probes - 1) / probes)
     // NB: Later parameters override earlier ones, and the connection string comes last.
     //     libpq's own `connect_timeout` (whole seconds, at least 2) only backs up ours.
+    //     Text is UTF-8 both ways, whatever the database's encoding or `PGCLIENTENCODING`.
     let defaults = [
-      ("application_name", "SharingPostgres"), ("connect_timeout", "\(max(2, seconds))"),
+      ("application_name", "SharingPostgres"), ("client_encoding", "UTF8"),
+      ("connect_timeout", "\(max(2, seconds))"),
       ("tcp_user_timeout", "\(Int(timeout / .milliseconds(1)))"), ("keepalives", "1"),
       ("keepalives_idle", "1"), ("keepalives_interval", "\(probeInterval)"),
       ("keepalives_count", "\(probes)"),

@@ -8,7 +8,7 @@ struct StoredRow: Equatable, Sendable {
 
   /// Checks that a key and its JSON can reach PostgreSQL intact: `text` and `jsonb` cannot
   /// hold the NUL character, which would end them early on the way, so that `"a\u{0}b"`
-  /// would write the row of `"a"`.
+  /// would write the row of `"a"`; nor does `jsonb` take it escaped, as `\u0000`.
   static func check(key: String, json: Data? = nil) throws {
     if key.utf8.contains(0) {
       throw PostgresError(
@@ -16,12 +16,24 @@ struct StoredRow: Equatable, Sendable {
           + "text cannot hold: use another key."
       )
     }
-    if let json, json.contains(0) {
+    if let json, json.contains(0) || escapesNul(json) {
       throw PostgresError(
         "The JSON of \(String(reflecting: key)) contains the NUL character, which jsonb "
           + "cannot hold."
       )
     }
+  }
+
+  /// Whether JSON text holds the NUL character escaped, `\u0000`, which `jsonb` refuses
+  /// ("unsupported Unicode escape sequence"); `\\u0000` is a backslash and text.
+  private static func escapesNul(_ json: Data) -> Bool {
+    var rest = json[...]
+    while let backslash = rest.firstIndex(of: UInt8(ascii: "\\")) {
+      let escaped = rest[backslash...].dropFirst()
+      if escaped.starts(with: "u0000".utf8) { return true }
+      rest = escaped.dropFirst()
+    }
+    return false
   }
 }
 

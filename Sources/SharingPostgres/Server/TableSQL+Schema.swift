@@ -8,7 +8,9 @@ extension TableSQL {
 
   /// Whether the table is ready: its triggers are there and its function is of ``schema`` or
   /// a later one, which a later release set up to serve the processes of this one while a
-  /// table's processes are upgraded. `$1`: the table; `$2`: the function.
+  /// table's processes are upgraded. `$1`: the table, quoted as it was created (unquoted,
+  /// `to_regclass` would fold a name with capitals to lower case, and miss the table); `$2`:
+  /// the function.
   var isSetUp: Statement {
     Statement(
       """
@@ -17,7 +19,7 @@ extension TableSQL {
         AND coalesce(substring(obj_description(to_regproc($2)::oid, 'pg_proc')
           FROM '^SharingPostgres schema ([0-9]+)$')::int >= \(Self.schema), false)
       """,
-      [table, function]
+      [quoted, function]
     )
   }
 
