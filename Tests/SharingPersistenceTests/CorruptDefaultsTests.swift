@@ -65,7 +65,10 @@ import Testing
       format: .binary,
       options: 0
     )
-    let wrong = [try archive(NSArray(array: [NSURL(string: "https://a.example")!])), malformed]
+    let wrong = [
+      try archive(NSArray(array: [NSURL(string: "https://a.example")!])), malformed,
+      markingTheTopObjectASet(url),
+    ]
     expectIgnored(wrong, default: fallback) { .appStorage($0) }
 
     // NB: Foundation on Linux archives a URL with a base as its absolute string.

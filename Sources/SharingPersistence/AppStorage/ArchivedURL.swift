@@ -9,8 +9,8 @@ import Foundation
 enum ArchivedURL {
   /// The URL `data` archives, or `nil` if it archives anything else.
   static func decode(_ data: Data) -> URL? {
-    let archive = try? PropertyListSerialization.propertyList(from: data, format: nil)
-    guard let archive = archive as? [String: Any], let objects = archive["$objects"] as? [Any],
+    guard let archive = PropertyListBytes.parsed(data) as? [String: Any],
+      let objects = archive["$objects"] as? [Any],
       let root = (archive["$top"] as? [String: Any])?["root"]
     else { return nil }
     return url(at: root, in: objects, depth: 0)

@@ -53,8 +53,7 @@ struct DefaultsFile: Hashable, Sendable {
   static func isUnparseable(_ bytes: Data) -> Bool {
     guard !bytes.isEmpty else { return false }
     if bytes.count > 256 * 1024, PropertyListKeys.fingerprints(of: bytes) != nil { return false }
-    let plist = try? PropertyListSerialization.propertyList(from: bytes, format: nil)
-    return !(plist is [String: Any])
+    return !(PropertyListBytes.parsed(bytes) is [String: Any])
   }
 
   /// Why the file cannot be written, in a user's terms, or `nil` if nothing outside

@@ -156,8 +156,7 @@ final class DefaultsKeys: Sendable {
   func changesToWrite(over contents: Data?) -> [String: Bool] {
     state.withLock { state in
       guard !state.defaults.isEmpty, let contents,
-        let stored = try? PropertyListSerialization.propertyList(from: contents, format: nil)
-          as? [String: Any]
+        let stored = PropertyListBytes.parsed(contents) as? [String: Any]
       else { return state.changed }
       for (key, defaultValue) in state.defaults {
         guard let value = stored[key] else { continue }
